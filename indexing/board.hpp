@@ -1,0 +1,44 @@
+// Boards of the Morris family as data: points, adjacency, mills, symmetries.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace morris {
+
+// A set of points, bit i standing for the board's point i in canonical order.
+using Bitboard = uint32_t;
+
+inline constexpr int kMaxPoints = 24;
+
+// A permutation of a board's points; image[i] is where point i goes.
+using Permutation = std::array<uint8_t, kMaxPoints>;
+
+struct Board {
+    std::string name;
+    int points = 0;
+    std::vector<std::string> point_names;  // canonical order
+    std::array<Bitboard, kMaxPoints> neighbours{};
+    std::vector<Bitboard> mills;                        // each a 3-point set
+    std::array<std::vector<Bitboard>, kMaxPoints> mills_through{};  // per point
+    std::vector<Permutation> symmetries;  // the identity first
+
+    Bitboard all() const { return points == 32 ? ~0u : (1u << points) - 1; }
+    int edge_count() const;
+    std::optional<int> point(std::string_view name) const;
+    // The image of a set of points under a symmetry.
+    Bitboard transform(Bitboard set, const Permutation& symmetry) const;
+    // Points of `stones` that stand in at least one complete mill of `stones`.
+    Bitboard in_mills(Bitboard stones) const;
+};
+
+// The four boards of SPEC §1, by name (b24, b24d, b16, b17); nullptr if unknown.
+const Board* find_board(std::string_view name);
+std::span<const Board* const> all_boards();
+
+}  // namespace morris

@@ -1,0 +1,145 @@
+#include "indexing/position.hpp"
+
+#include <bit>
+#include <charconv>
+#include <sstream>
+#include <vector>
+
+namespace morris {
+
+int Position::on_board(Colour c) const { return std::popcount(stones[c]); }
+
+Position start_position(const Variant& variant) {
+    Position p;
+    p.in_hand[white] = p.in_hand[black] = static_cast<uint8_t>(variant.stones);
+    return p;
+}
+
+std::string invalid_reason(const Variant& v, const Position& p) {
+    const char* names[] = {"white", "black"};
+    if (p.stones[white] & p.stones[black]) return "a point holds two stones";
+    if (p.occupied() & ~v.board->all()) return "a stone stands off the board";
+    for (Colour c : {white, black}) {
+        if (p.total(c) > v.stones)
+            return std::string(names[c]) + " has " + std::to_string(p.total(c)) +
+                   " stones on board and in hand, more than the " + std::to_string(v.stones) +
+                   " of " + v.name;
+    }
+    if (p.total(p.other()) < 3)
+        return std::string(names[p.other()]) +
+               ", not to move, has fewer than 3 stones: the game ended a turn earlier";
+    if (v.rules.placement == Placement::place_only) {
+        int expected_black = p.in_hand[white] + (p.side == black ? 1 : 0);
+        if (p.in_hand[black] != expected_black && !(p.in_hand[white] == 0 && p.in_hand[black] == 0))
+            return p.side == white ? "with white to move both hands must hold the same number"
+                                   : "with black to move black must hold one more in hand than white";
+    }
+    return "";
+}
+
+std::string to_string(const Variant& v, const Position& p) {
+    std::string text;
+    for (int i = 0; i < v.board->points; ++i)
+        text += p.stones[white] >> i & 1 ? 'W' : p.stones[black] >> i & 1 ? 'B' : '.';
+    text += p.side == white ? " w " : " b ";
+    text += std::to_string(p.in_hand[white]) + " " + std::to_string(p.in_hand[black]);
+    return text;
+}
+
+std::string to_string(const Variant& v, const Turn& t) {
+    const auto& names = v.board->point_names;
+    std::string text = t.is_placement() ? names[t.to] : names[t.from] + "-" + names[t.to];
+    for (int8_t r : t.removed)
+        if (r >= 0) text += "x" + names[r];
+    return text;
+}
+
+namespace {
+
+std::vector<std::string_view> words(std::string_view text) {
+    std::vector<std::string_view> result;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        size_t start = i;
+        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        if (i > start) result.push_back(text.substr(start, i - start));
+    }
+    return result;
+}
+
+int parse_count(std::string_view word, const char* what) {
+    int value = -1;
+    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error != std::errc() || end != word.data() + word.size() || value < 0 || value > 99)
+        throw NotationError(std::string(what) + " '" + std::string(word) +
+                            "' is not a number of stones");
+    return value;
+}
+
+int parse_point(const Variant& v, std::string_view name, std::string_view turn) {
+    auto p = v.board->point(name);
+    if (!p)
+        throw NotationError("unknown point '" + std::string(name) + "' in turn '" +
+                            std::string(turn) + "' (board " + v.board->name + ")");
+    return *p;
+}
+
+}  // namespace
+
+Position parse_position(const Variant& v, std::string_view text) {
+    auto w = words(text);
+    if (w.size() != 4)
+        throw NotationError("a position is '<board> <side> <white-in-hand> <black-in-hand>', got " +
+                            std::to_string(w.size()) + " words");
+    if (static_cast<int>(w[0].size()) != v.board->points)
+        throw NotationError("board string has " + std::to_string(w[0].size()) +
+                            " characters, board " + v.board->name + " has " +
+                            std::to_string(v.board->points) + " points");
+    Position p;
+    for (int i = 0; i < v.board->points; ++i) {
+        char c = w[0][i];
+        if (c == 'W') p.stones[white] |= 1u << i;
+        else if (c == 'B') p.stones[black] |= 1u << i;
+        else if (c != '.')
+            throw NotationError("board character '" + std::string(1, c) + "' at point " +
+                                v.board->point_names[i] + " is not W, B or .");
+    }
+    if (w[1] != "w" && w[1] != "b")
+        throw NotationError("side to move '" + std::string(w[1]) + "' is not w or b");
+    p.side = w[1] == "w" ? white : black;
+    p.in_hand[white] = static_cast<uint8_t>(parse_count(w[2], "white-in-hand"));
+    p.in_hand[black] = static_cast<uint8_t>(parse_count(w[3], "black-in-hand"));
+    if (auto why = invalid_reason(v, p); !why.empty())
+        throw NotationError("invalid position for " + v.name + ": " + why);
+    return p;
+}
+
+Turn parse_turn(const Variant& v, std::string_view text) {
+    Turn t;
+    auto rest = text;
+    auto take_point = [&](std::string_view& s) {
+        size_t n = 0;
+        while (n < s.size() && s[n] != '-' && s[n] != 'x') ++n;
+        if (n == 0) throw NotationError("turn '" + std::string(text) + "' is missing a point");
+        int p = parse_point(v, s.substr(0, n), text);
+        s.remove_prefix(n);
+        return static_cast<int8_t>(p);
+    };
+    t.to = take_point(rest);
+    if (!rest.empty() && rest[0] == '-') {
+        rest.remove_prefix(1);
+        t.from = t.to;
+        t.to = take_point(rest);
+    }
+    for (int k = 0; k < 2 && !rest.empty() && rest[0] == 'x'; ++k) {
+        rest.remove_prefix(1);
+        t.removed[k] = take_point(rest);
+    }
+    if (!rest.empty())
+        throw NotationError("turn '" + std::string(text) + "' has unexpected text '" +
+                            std::string(rest) + "'");
+    return t;
+}
+
+}  // namespace morris

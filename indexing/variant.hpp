@@ -1,0 +1,53 @@
+// Variants as data: a board, a stone count and the rule options of SPEC §2.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "indexing/board.hpp"
+
+namespace morris {
+
+enum class Flying : uint8_t { none, at_three };
+enum class Removal : uint8_t {
+    standard,  // mill stones are protected unless all of them stand in mills
+    strict,    // mill stones are never removed
+    lenient,   // any stone may be removed
+};
+enum class DoubleMill : uint8_t { one, two };
+enum class Placement : uint8_t { place_only, place_or_move };
+enum class FullBoard : uint8_t { draw, loss };
+
+struct Rules {
+    Flying flying = Flying::at_three;
+    Removal removal = Removal::standard;
+    DoubleMill double_mill = DoubleMill::one;
+    Placement placement = Placement::place_only;
+    FullBoard full_board = FullBoard::loss;
+
+    bool operator==(const Rules&) const = default;
+};
+
+struct Variant {
+    std::string name;
+    const Board* board = nullptr;
+    int stones = 0;  // per side
+    Rules rules;
+
+    // "name flying=3 removal=standard ..." with every option spelled out;
+    // databases store it and refuse to answer for another.
+    std::string rule_text() const;
+    uint64_t rule_hash() const;  // FNV-1a of rule_text(), stable across builds
+};
+
+// The variants of SPEC §2 by name; throws std::invalid_argument if unknown.
+Variant find_variant(std::string_view name);
+std::span<const std::string_view> variant_names();
+
+// Applies one "option=value" override; throws std::invalid_argument naming the
+// option or value when either is unknown.
+void apply_rule(Variant& variant, std::string_view assignment);
+
+}  // namespace morris

@@ -1,0 +1,208 @@
+#include "solver/rules.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+
+namespace morris {
+namespace {
+
+bool can_fly(const Variant& v, const Position& p, Colour c) {
+    return v.rules.flying == Flying::at_three && p.total(c) == 3;
+}
+
+bool may_place(const Position& p) { return p.in_hand[p.side] > 0; }
+
+bool may_move(const Variant& v, const Position& p) {
+    if (p.in_hand[p.side] == 0) return true;
+    return v.rules.placement == Placement::place_or_move && p.stones[p.side] != 0;
+}
+
+// Destinations of a stone of the side to move standing on `from`.
+Bitboard destinations(const Variant& v, const Position& p, int from) {
+    Bitboard empty = v.board->all() & ~p.occupied();
+    return can_fly(v, p, p.side) ? empty : v.board->neighbours[from] & empty;
+}
+
+int mills_closed(const Board& board, Bitboard own_after, int to) {
+    int closed = 0;
+    for (Bitboard mill : board.mills_through[to]) closed += (own_after & mill) == mill;
+    return closed;
+}
+
+// Appends `turn` once per removal choice its closed mills allow.
+void add_with_removals(const Variant& v, const Position& p, Turn turn, int closed,
+                       std::vector<Turn>& turns) {
+    Bitboard first_choices = closed ? removable(v, p.stones[p.other()]) : 0;
+    if (!first_choices) {
+        turns.push_back(turn);
+        return;
+    }
+    bool two = closed >= 2 && v.rules.double_mill == DoubleMill::two;
+    for (Bitboard r1s = first_choices; r1s; r1s &= r1s - 1) {
+        int r1 = std::countr_zero(r1s);
+        turn.removed[0] = static_cast<int8_t>(r1);
+        turn.removed[1] = -1;
+        Bitboard left = p.stones[p.other()] & ~(1u << r1);
+        Bitboard second_choices = two ? removable(v, left) : 0;
+        if (!second_choices) {
+            turns.push_back(turn);
+            continue;
+        }
+        for (Bitboard r2s = second_choices; r2s; r2s &= r2s - 1) {
+            int r2 = std::countr_zero(r2s);
+            // The same two stones taken in the other order is the same turn;
+            // keep the order with the lower point first when both are legal.
+            Bitboard left_reversed = p.stones[p.other()] & ~(1u << r2);
+            if (r2 < r1 && (first_choices >> r2 & 1) && (removable(v, left_reversed) >> r1 & 1))
+                continue;
+            turn.removed[1] = static_cast<int8_t>(r2);
+            turns.push_back(turn);
+        }
+    }
+}
+
+bool has_turn(const Variant& v, const Position& p) {
+    Bitboard empty = v.board->all() & ~p.occupied();
+    if (!empty) return false;
+    if (may_place(p)) return true;
+    if (!may_move(v, p)) return false;
+    for (Bitboard from = p.stones[p.side]; from; from &= from - 1)
+        if (destinations(v, p, std::countr_zero(from))) return true;
+    return false;
+}
+
+std::vector<std::string_view> split_words(std::string_view text) {
+    std::vector<std::string_view> result;
+    size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        size_t start = i;
+        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        if (i > start) result.push_back(text.substr(start, i - start));
+    }
+    return result;
+}
+
+bool looks_like_board(const Variant& v, std::string_view word) {
+    return static_cast<int>(word.size()) == v.board->points &&
+           word.find_first_not_of("WB.") == std::string_view::npos;
+}
+
+}  // namespace
+
+Bitboard removable(const Variant& v, Bitboard opponent_stones) {
+    Bitboard unprotected = opponent_stones & ~v.board->in_mills(opponent_stones);
+    switch (v.rules.removal) {
+        case Removal::standard: return unprotected ? unprotected : opponent_stones;
+        case Removal::strict: return unprotected;
+        case Removal::lenient: return opponent_stones;
+    }
+    return 0;
+}
+
+Status status(const Variant& v, const Position& p) {
+    if (p.total(p.side) < 3) return Status::loss;
+    if (has_turn(v, p)) return Status::playing;
+    bool full = (p.occupied() | ~v.board->all()) == ~0u;
+    return full && v.rules.full_board == FullBoard::draw ? Status::draw : Status::loss;
+}
+
+void generate_turns(const Variant& v, const Position& p, std::vector<Turn>& turns) {
+    turns.clear();
+    if (status(v, p) != Status::playing) return;
+    const Board& board = *v.board;
+    Bitboard own = p.stones[p.side];
+    Bitboard empty = board.all() & ~p.occupied();
+    if (may_place(p)) {
+        for (Bitboard to = empty; to; to &= to - 1) {
+            int t = std::countr_zero(to);
+            Turn turn{.to = static_cast<int8_t>(t)};
+            add_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), turns);
+        }
+    }
+    if (may_move(v, p)) {
+        for (Bitboard from = own; from; from &= from - 1) {
+            int f = std::countr_zero(from);
+            for (Bitboard to = destinations(v, p, f); to; to &= to - 1) {
+                int t = std::countr_zero(to);
+                Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};
+                Bitboard after = (own & ~(1u << f)) | 1u << t;
+                add_with_removals(v, p, turn, mills_closed(board, after, t), turns);
+            }
+        }
+    }
+}
+
+Position apply_turn(const Variant&, const Position& p, const Turn& t) {
+    Position next = p;
+    Colour me = p.side;
+    if (t.is_placement()) --next.in_hand[me];
+    else next.stones[me] &= ~(1u << t.from);
+    next.stones[me] |= 1u << t.to;
+    for (int8_t r : t.removed)
+        if (r >= 0) next.stones[p.other()] &= ~(1u << r);
+    next.side = p.other();
+    return next;
+}
+
+void generate_unturns(const Variant& v, const Position& p, std::vector<Position>& predecessors) {
+    predecessors.clear();
+    const Board& board = *v.board;
+    Colour mover = p.other();
+    // A mill the mover closed removed nothing only if nothing was removable.
+    bool closing_allowed = removable(v, p.stones[p.side]) == 0;
+    Bitboard empty = board.all() & ~p.occupied();
+    auto keep = [&](const Position& q) {
+        if (q.total(mover) >= 3 && invalid_reason(v, q).empty()) predecessors.push_back(q);
+    };
+    for (Bitboard tos = p.stones[mover]; tos; tos &= tos - 1) {
+        int to = std::countr_zero(tos);
+        if (!closing_allowed && mills_closed(board, p.stones[mover], to) > 0) continue;
+        Position before = p;
+        before.side = mover;
+        before.stones[mover] &= ~(1u << to);
+        // Un-place: the stone goes back into the hand.
+        if (p.in_hand[mover] < v.stones) {
+            Position q = before;
+            ++q.in_hand[mover];
+            keep(q);
+        }
+        // Un-move: the stone goes back to where it came from.
+        if (!may_move(v, before)) continue;
+        Bitboard froms = can_fly(v, before, mover) ? empty : board.neighbours[to] & empty;
+        for (; froms; froms &= froms - 1) {
+            Position q = before;
+            q.stones[mover] |= 1u << std::countr_zero(froms);
+            keep(q);
+        }
+    }
+}
+
+Position parse_position_or_turns(const Variant& v, std::string_view text) {
+    auto words = split_words(text);
+    if (!words.empty() && looks_like_board(v, words[0])) return parse_position(v, text);
+    Position p = start_position(v);
+    std::vector<Turn> legal;
+    int ply = 0;
+    for (auto word : words) {
+        ++ply;
+        Turn wanted = parse_turn(v, word);
+        generate_turns(v, p, legal);
+        auto same = [&](const Turn& t) {
+            if (t.from != wanted.from || t.to != wanted.to) return false;
+            auto sorted = [](int8_t a, int8_t b) { return std::pair(std::min(a, b), std::max(a, b)); };
+            return sorted(t.removed[0], t.removed[1]) ==
+                   sorted(wanted.removed[0], wanted.removed[1]);
+        };
+        auto it = std::find_if(legal.begin(), legal.end(), same);
+        if (it == legal.end())
+            throw NotationError("illegal turn '" + std::string(word) + "' at ply " +
+                                std::to_string(ply) + " in position " + to_string(v, p) +
+                                (legal.empty() ? " (the game is over)" : ""));
+        p = apply_turn(v, p, *it);
+    }
+    return p;
+}
+
+}  // namespace morris
