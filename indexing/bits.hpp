@@ -1,0 +1,118 @@
+// Bit tricks the indexer lives on: parallel extract/deposit and binomials.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
+namespace morris {
+
+// The bits of `value` at the positions set in `mask`, packed to the bottom.
+inline uint32_t extract_bits(uint32_t value, uint32_t mask) {
+#if defined(__BMI2__)
+    return _pext_u32(value, mask);
+#else
+    uint32_t result = 0;
+    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (value & mask & -mask) result |= bit;
+    return result;
+#endif
+}
+
+// The inverse: the low bits of `value` spread to the positions set in `mask`.
+inline uint32_t deposit_bits(uint32_t value, uint32_t mask) {
+#if defined(__BMI2__)
+    return _pdep_u32(value, mask);
+#else
+    uint32_t result = 0;
+    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (value & bit) result |= mask & -mask;
+    return result;
+#endif
+}
+
+// The position of the n-th (from 0) set bit of `word`.
+inline int select_bit(uint64_t word, int n) {
+#if defined(__BMI2__)
+    return std::countr_zero(_pdep_u64(uint64_t{1} << n, word));
+#else
+    for (; n > 0; --n) word &= word - 1;
+    return std::countr_zero(word);
+#endif
+}
+
+inline constexpr int kMaxBinomial = 32;
+
+// binomial[n][k] = C(n, k) for n, k <= 32.
+inline constexpr auto binomial = [] {
+    std::array<std::array<uint64_t, kMaxBinomial + 1>, kMaxBinomial + 1> c{};
+    for (int n = 0; n <= kMaxBinomial; ++n) {
+        c[n][0] = 1;
+        for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + c[n - 1][k];
+    }
+    return c;
+}();
+
+// Colex rank of a set among the sets of its size: the sum of C(p_i, i+1) over
+// its elements p_0 < p_1 < ...; sets of one size in increasing integer order
+// have consecutive ranks, so Gosper's next-combination walks them in order.
+class ColexRanker {
+public:
+    constexpr ColexRanker() {
+        for (int byte = 0; byte < kBytes; ++byte)
+            for (int below = 0; below <= kMaxBits; ++below)
+                for (int value = 0; value < 256; ++value) {
+                    uint32_t sum = 0;
+                    int count = below;
+                    for (int bit = 0; bit < 8; ++bit)
+                        if (value >> bit & 1) {
+                            ++count;
+                            int p = byte * 8 + bit;
+                            if (count <= kMaxBinomial) sum += static_cast<uint32_t>(binomial[p][count]);
+                        }
+                    table_[byte][below][value] = sum;
+                }
+    }
+
+    uint32_t rank(uint32_t set) const {
+        uint32_t low = set & 0xff, mid = set >> 8 & 0xff;
+        return table_[0][0][low] + table_[1][std::popcount(low)][mid] +
+               table_[2][std::popcount(set & 0xffff)][set >> 16 & 0xff];
+    }
+
+    // The set of `size` elements with colex rank `rank`.
+    static uint32_t unrank(uint64_t rank, int size) {
+        uint32_t set = 0;
+        int p = kMaxBits - 1;
+        for (int i = size; i >= 1; --i) {
+            while (binomial[p][i] > rank) --p;
+            rank -= binomial[p][i];
+            set |= 1u << p;
+            --p;
+        }
+        return set;
+    }
+
+private:
+    static constexpr int kBytes = 3;
+    static constexpr int kMaxBits = 24;
+    uint32_t table_[kBytes][kMaxBits + 1][256]{};
+};
+
+inline const ColexRanker& colex() {
+    static const ColexRanker ranker;
+    return ranker;
+}
+
+// The next larger integer with the same number of set bits (Gosper's hack).
+inline uint32_t next_combination(uint32_t set) {
+    uint32_t lowest = set & -set;
+    uint32_t ripple = set + lowest;
+    return ripple | (((set ^ ripple) >> 2) / lowest);
+}
+
+}  // namespace morris

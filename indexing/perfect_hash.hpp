@@ -1,0 +1,143 @@
+// The perfect hash: a bijection between the positions of a sector that are
+// distinct under the board's symmetries and the indices 0..size-1.
+//
+// A position is the mover's stones M and the opponent's stones O. The board
+// symmetry that brings M to its class representative (the smallest image as
+// an integer) is applied to both; the index is then
+//   block of M's class  +  colex rank of O among the points M leaves free.
+// Most classes have a trivial stabiliser and a block of C(free, |O|) slots.
+// When the representative is fixed by some symmetries, O is also brought to
+// the smallest of its images under them, and only those smallest images get a
+// slot (a bitmap with per-word prefix counts ranks them), so every sector's
+// size is exactly its number of orbits.
+//
+// Index order is class-major, asymmetric classes first, so that a sector can
+// be walked in index order with Gosper's next-combination and one deposit.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "indexing/bits.hpp"
+#include "indexing/board.hpp"
+#include "indexing/sector.hpp"
+
+namespace morris {
+
+// Classes of point sets under a board's symmetry group, for every set size.
+class SymmetryClasses {
+public:
+    explicit SymmetryClasses(const Board& board);
+
+    // The class rank of `set` among sets of its size, and a symmetry taking it
+    // to the class representative.
+    uint32_t class_rank(Bitboard set) const { return class_of_[set] >> kSymmetryBits; }
+    int symmetry_to_representative(Bitboard set) const { return class_of_[set] & kSymmetryMask; }
+
+    const std::vector<Bitboard>& representatives(int size) const { return representatives_[size]; }
+    // Mask of the symmetries (bit i: board.symmetries[i]) that fix class `rank`'s representative.
+    uint32_t stabiliser(int size, uint32_t rank) const { return stabilisers_[size][rank]; }
+
+    Bitboard transform(Bitboard set, int symmetry) const {
+        const auto& t = byte_images_[symmetry];
+        return t[0][set & 0xff] | t[1][set >> 8 & 0xff] | t[2][set >> 16 & 0xff];
+    }
+    int symmetry_count() const { return static_cast<int>(byte_images_.size()); }
+    const Board& board() const { return *board_; }
+
+private:
+    static constexpr int kSymmetryBits = 5;
+    static constexpr uint32_t kSymmetryMask = (1u << kSymmetryBits) - 1;
+
+    const Board* board_;
+    std::vector<uint32_t> class_of_;  // by set: rank << kSymmetryBits | symmetry
+    std::vector<std::vector<Bitboard>> representatives_;  // by size, by rank
+    std::vector<std::vector<uint16_t>> stabilisers_;       // by size, by rank
+    std::vector<std::array<std::array<Bitboard, 256>, 3>> byte_images_;  // by symmetry
+};
+
+// Built once per board and kept; thread-safe.
+const SymmetryClasses& symmetry_classes(const Board& board);
+
+// The index of one board-stone configuration: mover and opponent counts.
+class SectorIndex {
+public:
+    SectorIndex(const SymmetryClasses& classes, int mover_stones, int opponent_stones);
+
+    uint64_t size() const { return size_; }
+    int mover_stones() const { return mover_stones_; }
+    int opponent_stones() const { return opponent_stones_; }
+
+    uint64_t index(Stones stones) const;
+    // The canonical stones at `index` (< size()).
+    Stones stones_at(uint64_t index) const;
+    // The images of `stones` under the symmetries: one canonical for the index.
+    Stones canonical(Stones stones) const { return stones_at(index(stones)); }
+
+    // Calls visit(index, stones) for every index in increasing order.
+    template <typename Visit>
+    void for_each(Visit&& visit) const;
+    // The same for the classes in [first_block, last_block) of block_count().
+    template <typename Visit>
+    void for_each_in_blocks(uint32_t first_block, uint32_t last_block, Visit&& visit) const;
+    uint32_t block_count() const { return static_cast<uint32_t>(blocks_.size()); }
+    uint64_t block_begin(uint32_t block) const { return blocks_[block].first_index; }
+
+private:
+    struct Block {  // one class of the mover's stones, in index order
+        Bitboard mover;         // the class representative
+        uint64_t first_index;
+        uint32_t stabiliser;    // 1 (identity only) for an asymmetric class
+        uint32_t bitmap_word;   // where its canonical-opponent bitmap starts
+    };
+
+    uint64_t opponent_slot(const Block& block, Bitboard free, Bitboard opponent) const;
+
+    const SymmetryClasses* classes_;
+    int mover_stones_;
+    int opponent_stones_;
+    uint64_t block_size_;       // C(free points, opponent stones)
+    uint32_t asymmetric_count_; // blocks [0, asymmetric_count_) are full-size
+    uint64_t size_ = 0;
+    std::vector<Block> blocks_;
+    std::vector<uint32_t> block_of_rank_;  // class rank -> block
+    // For symmetric classes: bit r set when opponent colex rank r is canonical,
+    // with the count of set bits before each word.
+    std::vector<uint64_t> canonical_bits_;
+    std::vector<uint32_t> bits_before_;
+};
+
+// Built on first use and kept for the program's life; thread-safe.
+const SectorIndex& sector_index(const Board& board, int mover_stones, int opponent_stones);
+
+// Gosper's step, keeping the empty set (one subset only) well defined.
+inline uint32_t next_subset(uint32_t set) { return set ? next_combination(set) : 0; }
+
+template <typename Visit>
+void SectorIndex::for_each(Visit&& visit) const {
+    for_each_in_blocks(0, block_count(), visit);
+}
+
+template <typename Visit>
+void SectorIndex::for_each_in_blocks(uint32_t first_block, uint32_t last_block,
+                                     Visit&& visit) const {
+    const Bitboard all = classes_->board().all();
+    const uint64_t count = block_size_;
+    for (uint32_t b = first_block; b < last_block; ++b) {
+        const Block& block = blocks_[b];
+        const Bitboard free = all & ~block.mover;
+        uint64_t index = block.first_index;
+        uint32_t packed = (1u << opponent_stones_) - 1;
+        if (block.stabiliser == 1) {
+            for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
+                visit(index++, Stones{block.mover, deposit_bits(packed, free)});
+        } else {
+            const uint64_t* bits = &canonical_bits_[block.bitmap_word];
+            for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
+                if (bits[r / 64] >> (r % 64) & 1)
+                    visit(index++, Stones{block.mover, deposit_bits(packed, free)});
+        }
+    }
+}
+
+}  // namespace morris

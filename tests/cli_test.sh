@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# End-to-end test of the morris command-line tool (run by ctest as cli_test).
+# Usage: cli_test.sh path/to/morris
+# Checks known outputs of `morris perft` and `morris turns`, and that bad input
+# gets exactly one "morris: error:" line on stderr and a non-zero exit code
+# that is not a crash (not >= 128, i.e. no signal).
+set -euo pipefail
+
+if [[ $# -ne 1 || ! -x $1 ]]; then
+    echo "usage: $0 path/to/morris" >&2
+    exit 2
+fi
+morris=$1
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+failures=0
+fail() {
+    echo "FAIL: $*" >&2
+    failures=$((failures + 1))
+}
+
+# expect_output EXPECTED ARGS...: morris ARGS succeeds and prints exactly EXPECTED.
+expect_output() {
+    local expected=$1 actual rc=0
+    shift
+    actual=$("$morris" "$@" 2>"$work/stderr") || rc=$?
+    if [[ $rc -ne 0 ]]; then
+        fail "morris $* exited $rc: $(cat "$work/stderr")"
+    elif [[ $actual != "$expected" ]]; then
+        fail "morris $* printed '$actual', expected '$expected'"
+    fi
+}
+
+# expect_lines COUNT ARGS...: morris ARGS succeeds and prints COUNT lines.
+expect_lines() {
+    local expected=$1 lines rc=0
+    shift
+    "$morris" "$@" >"$work/stdout" 2>"$work/stderr" || rc=$?
+    lines=$(wc -l <"$work/stdout")
+    if [[ $rc -ne 0 ]]; then
+        fail "morris $* exited $rc: $(cat "$work/stderr")"
+    elif [[ $lines -ne $expected ]]; then
+        fail "morris $* printed $lines lines, expected $expected"
+    fi
+}
+
+# expect_error ARGS...: morris ARGS fails cleanly with one error line.
+expect_error() {
+    local rc=0 lines
+    "$morris" "$@" >"$work/stdout" 2>"$work/stderr" || rc=$?
+    lines=$(wc -l <"$work/stderr")
+    if [[ $rc -eq 0 ]]; then
+        fail "morris $* succeeded, expected an error"
+    elif [[ $rc -ge 128 ]]; then
+        fail "morris $* crashed (exit code $rc): $(cat "$work/stderr")"
+    elif [[ $lines -ne 1 ]]; then
+        fail "morris $* wrote $lines lines to stderr, expected 1: $(cat "$work/stderr")"
+    elif [[ $(head -n 1 "$work/stderr") != "morris: error: "* ]]; then
+        fail "morris $* wrote '$(cat "$work/stderr")', expected 'morris: error: ...'"
+    fi
+}
+
+start="........................ w 9 9"
+
+# Known figures.
+expect_output 12144 perft --variant nine --depth 3
+expect_output 1 perft --variant nine --depth 0
+expect_output 24 perft --variant nine --depth 1 "$start"
+expect_lines 24 turns --variant nine "$start"
+expect_lines 16 turns --variant five "................ w 5 5"
+# A turn list from the start is a position too: 24 - 2 points taken.
+expect_lines 22 turns --variant nine "d2 d6"
+# White to move with 2 stones has lost.
+expect_output loss turns --variant nine "WW..........BBB......... w 0 0"
+
+# Bad input: unknown variant, bad rules.
+expect_error perft --variant ten --depth 1
+expect_error perft --variant nine --rule flying=4 --depth 1
+expect_error perft --variant nine --rule nosuchrule=1 --depth 1
+expect_error perft --variant nine --rule flying --depth 1
+# Malformed positions.
+expect_error turns --variant nine "......................... w 9 9"
+expect_error turns --variant nine "X....................... w 9 9"
+expect_error turns --variant nine "........................ x 9 9"
+expect_error turns --variant nine "........................ w 9 8"
+expect_error turns --variant nine "........................ w -1 9"
+expect_error turns --variant nine "........................ w 99999999999 9"
+expect_error turns --variant nine "WWWWWWWWWWBBB........... w 0 0"
+expect_error turns --variant nine "WWW.........BB.......... w 0 0"
+expect_error perft --variant five --depth 1 "........................ w 9 9"
+# Illegal or malformed turns.
+expect_error turns --variant nine "d2 d2"
+expect_error turns --variant nine "a1-a4"
+expect_error turns --variant nine "d2xg7"
+expect_error turns --variant nine "h8"
+expect_error turns --variant nine "a1-a4-a7"
+
+if [[ $failures -ne 0 ]]; then
+    echo "cli_test: $failures failure(s)" >&2
+    exit 1
+fi
+echo "cli_test: all passed"

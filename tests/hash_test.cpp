@@ -1,0 +1,142 @@
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <map>
+#include <random>
+#include <set>
+
+#include "indexing/perfect_hash.hpp"
+#include "indexing/variant.hpp"
+
+using namespace morris;
+
+namespace {
+
+// Orbits of (mover, opponent) stone pairs under the board's symmetries, by
+// Burnside's lemma: the average number of pairs each symmetry fixes. A pair is
+// fixed when each cycle of the permutation is all mover, all opponent or empty.
+uint64_t orbit_count(const Board& board, int mover, int opponent) {
+    uint64_t fixed_total = 0;
+    for (const auto& perm : board.symmetries) {
+        std::vector<int> cycles;
+        std::vector<bool> seen(board.points);
+        for (int p = 0; p < board.points; ++p) {
+            int length = 0;
+            for (int q = p; !seen[q]; q = perm[q]) seen[q] = true, ++length;
+            if (length) cycles.push_back(length);
+        }
+        std::map<std::pair<int, int>, uint64_t> ways{{{0, 0}, 1}};
+        for (int length : cycles) {
+            std::map<std::pair<int, int>, uint64_t> next;
+            for (auto [counts, n] : ways) {
+                auto [a, b] = counts;
+                next[{a, b}] += n;
+                if (a + length <= mover) next[{a + length, b}] += n;
+                if (b + length <= opponent) next[{a, b + length}] += n;
+            }
+            ways = std::move(next);
+        }
+        fixed_total += ways[{mover, opponent}];
+    }
+    return fixed_total / board.symmetries.size();
+}
+
+Stones random_stones(std::mt19937_64& rng, const Board& board, int mover, int opponent) {
+    std::vector<int> points(board.points);
+    for (int i = 0; i < board.points; ++i) points[i] = i;
+    std::shuffle(points.begin(), points.end(), rng);
+    Stones s;
+    for (int i = 0; i < mover; ++i) s.mover |= 1u << points[i];
+    for (int i = 0; i < opponent; ++i) s.opponent |= 1u << points[mover + i];
+    return s;
+}
+
+}  // namespace
+
+TEST(Hash, OrbitCountsMatchTheSpec) {
+    const Board& b24 = *find_board("b24");
+    EXPECT_EQ(orbit_count(b24, 3, 3), 169'626u);
+    EXPECT_EQ(orbit_count(b24, 4, 4), 3'225'597u);
+    EXPECT_EQ(orbit_count(b24, 8, 8), 591'726'690u);
+    EXPECT_EQ(orbit_count(b24, 9, 9), 409'106'740u);
+    uint64_t total = 0;
+    for (int w = 3; w <= 9; ++w)
+        for (int b = 3; b <= 9; ++b) total += orbit_count(b24, w, b);
+    EXPECT_EQ(total, 8'904'593'601u);
+}
+
+TEST(Hash, EverySectorSizeIsExactlyItsOrbitCount) {
+    for (const Board* board : all_boards()) {
+        for (int m = 0; m <= 9; ++m)
+            for (int o = 0; o <= 9 && m + o <= board->points; ++o)
+                EXPECT_EQ(sector_index(*board, m, o).size(), orbit_count(*board, m, o))
+                    << board->name << " " << m << "-" << o;
+    }
+}
+
+// Walking a sector visits consecutive indices whose stones index back to them
+// and are pairwise inequivalent, and unindexing gives the same stones.
+void expect_round_trip_over_whole_sector(const Board& board, int m, int o) {
+    const SectorIndex& sector = sector_index(board, m, o);
+    uint64_t expected = 0;
+    sector.for_each([&](uint64_t index, Stones stones) {
+        ASSERT_EQ(index, expected++);
+        ASSERT_EQ(std::popcount(stones.mover), m);
+        ASSERT_EQ(std::popcount(stones.opponent), o);
+        ASSERT_EQ(stones.mover & stones.opponent, 0u);
+        ASSERT_EQ(sector.index(stones), index) << board.name << " " << m << "-" << o;
+        ASSERT_EQ(sector.stones_at(index), stones) << board.name << " " << m << "-" << o;
+    });
+    EXPECT_EQ(expected, sector.size());
+}
+
+TEST(Hash, RoundTripsOverEverySectorOfTheSmallBoards) {
+    for (const char* name : {"b16", "b17"}) {
+        const Board& board = *find_board(name);
+        for (int m = 0; m <= 7; ++m)
+            for (int o = 0; o <= 7 && m + o <= board.points; ++o)
+                expect_round_trip_over_whole_sector(board, m, o);
+    }
+}
+
+TEST(Hash, RoundTripsOverNineSmallSectors) {
+    const Board& board = *find_board("b24");
+    for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {3, 4}, {0, 3}, {3, 0}, {1, 1}})
+        expect_round_trip_over_whole_sector(board, m, o);
+    expect_round_trip_over_whole_sector(*find_board("b24d"), 3, 3);
+}
+
+TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
+    std::mt19937_64 rng(2026);
+    for (const Board* board : all_boards()) {
+        for (int m = 0; m <= 9; ++m) {
+            for (int o = 0; o <= 9 && m + o <= board->points; ++o) {
+                const SectorIndex& sector = sector_index(*board, m, o);
+                const SymmetryClasses& classes = symmetry_classes(*board);
+                for (int sample = 0; sample < 200; ++sample) {
+                    Stones s = random_stones(rng, *board, m, o);
+                    uint64_t index = sector.index(s);
+                    ASSERT_LT(index, sector.size());
+                    Stones canonical = sector.stones_at(index);
+                    ASSERT_EQ(sector.index(canonical), index);
+                    bool equivalent = false;
+                    for (int t = 0; t < classes.symmetry_count(); ++t) {
+                        Stones twin{classes.transform(s.mover, t), classes.transform(s.opponent, t)};
+                        ASSERT_EQ(sector.index(twin), index) << board->name;
+                        equivalent |= twin == canonical;
+                    }
+                    ASSERT_TRUE(equivalent) << board->name << " " << m << "-" << o;
+                }
+            }
+        }
+    }
+}
+
+TEST(Hash, SectorKeysPrintAndParse) {
+    SectorKey key{9, 8, 0, 1};
+    EXPECT_EQ(to_string(key), "9-8-0-1");
+    EXPECT_EQ(parse_sector("9-8-0-1"), key);
+    EXPECT_FALSE(parse_sector("9-8-0"));
+    EXPECT_FALSE(parse_sector("9-8-0-1-"));
+    EXPECT_FALSE(parse_sector("a-b-c-d"));
+}
