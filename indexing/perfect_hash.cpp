@@ -11,6 +11,7 @@ namespace morris {
 
 SymmetryClasses::SymmetryClasses(const Board& board)
     : board_(&board),
+      class_of_(board.points + 1),
       representatives_(board.points + 1),
       stabilisers_(board.points + 1),
       byte_images_(board.symmetries.size()) {
@@ -33,10 +34,11 @@ SymmetryClasses::SymmetryClasses(const Board& board)
     // Walking the sets in increasing order meets each class first at its
     // smallest member, which is therefore the representative.
     constexpr uint32_t kUnset = ~0u;
-    class_of_.assign(size_t{1} << board.points, kUnset);
+    for (int size = 0; size <= board.points; ++size)
+        class_of_[size].assign(binomial[board.points][size], kUnset);
     for (Bitboard set = 0; set <= board.all(); ++set) {
-        if (class_of_[set] != kUnset) continue;
         int size = std::popcount(set);
+        if (class_of_[size][colex().rank(set)] != kUnset) continue;
         uint32_t rank = static_cast<uint32_t>(representatives_[size].size());
         representatives_[size].push_back(set);
         uint16_t stabiliser = 0;
@@ -44,8 +46,8 @@ SymmetryClasses::SymmetryClasses(const Board& board)
             Bitboard image = transform(set, s);
             if (image == set) stabiliser |= 1u << s;
             // s takes the representative to `image`, so its inverse takes `image` back.
-            if (class_of_[image] == kUnset)
-                class_of_[image] = rank << kSymmetryBits | static_cast<uint32_t>(inverse[s]);
+            uint32_t& entry = class_of_[size][colex().rank(image)];
+            if (entry == kUnset) entry = rank << kSymmetryBits | static_cast<uint32_t>(inverse[s]);
         }
         stabilisers_[size].push_back(stabiliser);
         if (set == board.all()) break;
@@ -127,8 +129,7 @@ uint64_t SectorIndex::opponent_slot(const Block& block, Bitboard free, Bitboard 
 }
 
 uint64_t SectorIndex::index(Stones stones) const {
-    const uint32_t rank = classes_->class_rank(stones.mover);
-    const int symmetry = classes_->symmetry_to_representative(stones.mover);
+    const auto [rank, symmetry] = classes_->class_of(stones.mover);
     const Block& block = blocks_[block_of_rank_[rank]];
     const Bitboard opponent = classes_->transform(stones.opponent, symmetry);
     const Bitboard free = classes_->board().all() & ~block.mover;

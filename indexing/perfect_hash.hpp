@@ -31,8 +31,14 @@ public:
 
     // The class rank of `set` among sets of its size, and a symmetry taking it
     // to the class representative.
-    uint32_t class_rank(Bitboard set) const { return class_of_[set] >> kSymmetryBits; }
-    int symmetry_to_representative(Bitboard set) const { return class_of_[set] & kSymmetryMask; }
+    struct Class {
+        uint32_t rank;
+        int symmetry;
+    };
+    Class class_of(Bitboard set) const {
+        uint32_t entry = class_of_[std::popcount(set)][colex().rank(set)];
+        return {entry >> kSymmetryBits, static_cast<int>(entry & kSymmetryMask)};
+    }
 
     const std::vector<Bitboard>& representatives(int size) const { return representatives_[size]; }
     // Mask of the symmetries (bit i: board.symmetries[i]) that fix class `rank`'s representative.
@@ -50,7 +56,10 @@ private:
     static constexpr uint32_t kSymmetryMask = (1u << kSymmetryBits) - 1;
 
     const Board* board_;
-    std::vector<uint32_t> class_of_;  // by set: rank << kSymmetryBits | symmetry
+    // By set size, by the set's colex rank among sets of its size (tables of
+    // a few MiB each, so the lookup mostly hits the L3 cache):
+    // class rank << kSymmetryBits | symmetry to the representative.
+    std::vector<std::vector<uint32_t>> class_of_;
     std::vector<std::vector<Bitboard>> representatives_;  // by size, by rank
     std::vector<std::vector<uint16_t>> stabilisers_;       // by size, by rank
     std::vector<std::array<std::array<Bitboard, 256>, 3>> byte_images_;  // by symmetry

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages morris needs (only those missing) and builds it
-# into build/ (Release). Safe to run again: it only installs what is missing
-# and rebuilds what changed.
+# into build/ (Release). Arguments are passed on to CMake's configure step,
+# e.g. scripts/setup.sh -DMORRIS_WERROR=ON. Safe to run again: it only
+# installs what is missing and rebuilds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,7 +11,9 @@ packages=(cmake g++ make libzstd-dev libcli11-dev libfmt-dev libgtest-dev libben
 
 missing=()
 for package in "${packages[@]}"; do
-    if ! dpkg -s "$package" >/dev/null 2>&1; then
+    # dpkg -s also knows removed packages whose config files are left.
+    status=$(dpkg -s "$package" 2>/dev/null || true)
+    if [[ $status != *"Status: install ok installed"* ]]; then
         missing+=("$package")
     fi
 done
@@ -26,5 +29,5 @@ if [[ ${#missing[@]} -gt 0 ]]; then
         "${missing[@]}"
 fi
 
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@"
 cmake --build build -j"$(nproc)"

@@ -5,16 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh  # packages, and a first Release build
-jobs=$(nproc)
-
 echo "== Release build, warnings as errors"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DMORRIS_WERROR=ON
-cmake --build build -j"$jobs"
+scripts/setup.sh -DMORRIS_WERROR=ON  # installs missing packages, builds into build/
 (cd build && ctest --output-on-failure -j2)
 
 echo "== Sanitizer build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMORRIS_SANITIZE=ON \
-    -DMORRIS_BENCH=OFF -DMORRIS_WERROR=ON
-cmake --build build-asan -j"$jobs"
+    -DMORRIS_BENCH=OFF
+cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ctest --output-on-failure -j2 -E Slow)

@@ -84,9 +84,11 @@ std::vector<std::string_view> split_words(std::string_view text) {
     return result;
 }
 
-bool looks_like_board(const Variant& v, std::string_view word) {
-    return static_cast<int>(word.size()) == v.board->points &&
-           word.find_first_not_of("WB.") == std::string_view::npos;
+// A turn is at most "a1-a4xg7xa1" and never holds a '.', so anything else is
+// meant as a board (and gets the board parser's precise complaint).
+bool looks_like_board(std::string_view word) {
+    constexpr size_t kLongestTurn = 11;
+    return word.size() > kLongestTurn || word.find('.') != std::string_view::npos;
 }
 
 }  // namespace
@@ -168,9 +170,12 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
             ++q.in_hand[mover];
             keep(q);
         }
-        // Un-move: the stone goes back to where it came from.
-        if (!may_move(v, before)) continue;
-        Bitboard froms = can_fly(v, before, mover) ? empty : board.neighbours[to] & empty;
+        // Un-move: the stone goes back to where it came from. Whether the
+        // mover could move or fly is judged with the stone still on the board.
+        Position mover_to_move = p;
+        mover_to_move.side = mover;
+        if (!may_move(v, mover_to_move)) continue;
+        Bitboard froms = can_fly(v, p, mover) ? empty : board.neighbours[to] & empty;
         for (; froms; froms &= froms - 1) {
             Position q = before;
             q.stones[mover] |= 1u << std::countr_zero(froms);
@@ -181,7 +186,7 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
 
 Position parse_position_or_turns(const Variant& v, std::string_view text) {
     auto words = split_words(text);
-    if (!words.empty() && looks_like_board(v, words[0])) return parse_position(v, text);
+    if (!words.empty() && looks_like_board(words[0])) return parse_position(v, text);
     Position p = start_position(v);
     std::vector<Turn> legal;
     int ply = 0;

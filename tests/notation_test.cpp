@@ -2,7 +2,7 @@
 // and bad text throws NotationError with one line that names the problem.
 #include <gtest/gtest.h>
 
-#include <bit>
+#include <algorithm>
 #include <functional>
 #include <random>
 #include <string>

@@ -75,8 +75,13 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
         if (*perft_command) return run_perft(perft_options, depth, perft_position);
         if (*turns_command) return run_turns(turns_options, turns_position);
-    } catch (const CLI::ParseError& e) {
+    } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        fmt::print(stderr, "morris: error: {} (see morris --help)\n", e.what());
+        return 2;
     } catch (const std::exception& e) {
         fmt::print(stderr, "morris: error: {}\n", e.what());
         return 1;

@@ -1,0 +1,96 @@
+// Indexing throughput on nine's largest sectors: what every solver step and
+// every lookup pays.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+#include "indexing/perfect_hash.hpp"
+
+namespace {
+
+using namespace morris;
+
+constexpr size_t kSamples = 1 << 16;
+
+const SectorIndex& nine_sector(int mover, int opponent) {
+    return sector_index(*find_board("b24"), mover, opponent);
+}
+
+std::vector<Stones> random_stones(int mover, int opponent) {
+    std::mt19937_64 rng(1);
+    std::vector<int> points(24);
+    std::vector<Stones> samples(kSamples);
+    for (auto& s : samples) {
+        for (int i = 0; i < 24; ++i) points[i] = i;
+        std::shuffle(points.begin(), points.end(), rng);
+        for (int i = 0; i < mover; ++i) s.mover |= 1u << points[i];
+        for (int i = 0; i < opponent; ++i) s.opponent |= 1u << points[mover + i];
+    }
+    return samples;
+}
+
+void BM_IndexRandom(benchmark::State& state) {
+    const int mover = static_cast<int>(state.range(0)), opponent = static_cast<int>(state.range(1));
+    const SectorIndex& sector = nine_sector(mover, opponent);
+    const auto samples = random_stones(mover, opponent);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(sector.index(samples[i]));
+        i = (i + 1) & (kSamples - 1);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_IndexRandom)->Args({8, 8})->Args({9, 9})->Args({9, 8})->Args({3, 9});
+
+void BM_IndexInverseRandom(benchmark::State& state) {
+    const SectorIndex& sector = nine_sector(static_cast<int>(state.range(0)),
+                                            static_cast<int>(state.range(1)));
+    std::mt19937_64 rng(2);
+    std::vector<uint64_t> samples(kSamples);
+    for (auto& s : samples) s = rng() % sector.size();
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(sector.stones_at(samples[i]));
+        i = (i + 1) & (kSamples - 1);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_IndexInverseRandom)->Args({8, 8})->Args({9, 9})->Args({9, 8})->Args({3, 9});
+
+// Walking a sector in index order, as the solver's first pass does: one
+// iteration walks 256 classes of the mover's stones.
+void BM_IndexEnumerate(benchmark::State& state) {
+    const SectorIndex& sector = nine_sector(static_cast<int>(state.range(0)),
+                                            static_cast<int>(state.range(1)));
+    constexpr uint32_t kBlocks = 256;
+    uint32_t first = 0;
+    uint64_t visited = 0;
+    for (auto _ : state) {
+        uint32_t last = std::min(first + kBlocks, sector.block_count());
+        Bitboard checksum = 0;
+        sector.for_each_in_blocks(first, last, [&](uint64_t, Stones s) {
+            checksum ^= s.opponent;
+            ++visited;
+        });
+        benchmark::DoNotOptimize(checksum);
+        first = last == sector.block_count() ? 0 : last;
+    }
+    state.SetItemsProcessed(static_cast<int64_t>(visited));
+}
+BENCHMARK(BM_IndexEnumerate)->Args({8, 8})->Args({9, 9})->Args({3, 9});
+
+void BM_IndexTablesBuild(benchmark::State& state) {
+    const Board& board = *find_board("b24");
+    for (auto _ : state) {
+        SymmetryClasses classes(board);
+        SectorIndex sector(classes, 9, 9);
+        benchmark::DoNotOptimize(sector.size());
+    }
+}
+BENCHMARK(BM_IndexTablesBuild)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+}  // namespace
+
+BENCHMARK_MAIN();
