@@ -39,7 +39,7 @@ SymmetryClasses::SymmetryClasses(const Board& board)
     for (Bitboard set = 0; set <= board.all(); ++set) {
         int size = std::popcount(set);
         if (class_of_[size][colex().rank(set)] != kUnset) continue;
-        uint32_t rank = static_cast<uint32_t>(representatives_[size].size());
+        uint32_t found = static_cast<uint32_t>(representatives_[size].size());
         representatives_[size].push_back(set);
         uint16_t stabiliser = 0;
         for (int s = 0; s < n; ++s) {
@@ -47,10 +47,34 @@ SymmetryClasses::SymmetryClasses(const Board& board)
             if (image == set) stabiliser |= 1u << s;
             // s takes the representative to `image`, so its inverse takes `image` back.
             uint32_t& entry = class_of_[size][colex().rank(image)];
-            if (entry == kUnset) entry = rank << kSymmetryBits | static_cast<uint32_t>(inverse[s]);
+            if (entry == kUnset) entry = found << kSymmetryBits | static_cast<uint32_t>(inverse[s]);
         }
         stabilisers_[size].push_back(stabiliser);
         if (set == board.all()) break;
+    }
+
+    // Re-rank each size's classes: asymmetric first, order kept within each group.
+    asymmetric_counts_.resize(board.points + 1);
+    for (int size = 0; size <= board.points; ++size) {
+        auto& reps = representatives_[size];
+        auto& stabs = stabilisers_[size];
+        std::vector<uint32_t> order(reps.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        auto symmetric_at = std::stable_partition(order.begin(), order.end(),
+                                                  [&](uint32_t i) { return stabs[i] == 1; });
+        asymmetric_counts_[size] = static_cast<uint32_t>(symmetric_at - order.begin());
+        std::vector<uint32_t> new_rank(order.size());
+        std::vector<Bitboard> sorted_reps(order.size());
+        std::vector<uint16_t> sorted_stabs(order.size());
+        for (uint32_t r = 0; r < order.size(); ++r) {
+            new_rank[order[r]] = r;
+            sorted_reps[r] = reps[order[r]];
+            sorted_stabs[r] = stabs[order[r]];
+        }
+        reps = std::move(sorted_reps);
+        stabs = std::move(sorted_stabs);
+        for (uint32_t& entry : class_of_[size])
+            entry = new_rank[entry >> kSymmetryBits] << kSymmetryBits | (entry & kSymmetryMask);
     }
 }
 
@@ -71,34 +95,25 @@ SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int o
         throw std::invalid_argument("no sector with " + std::to_string(mover_stones) + " and " +
                                     std::to_string(opponent_stones) + " stones on board " +
                                     board.name);
+    representatives_ = &classes.representatives(mover_stones);
     block_size_ = binomial[free_points][opponent_stones];
-    const auto& reps = classes.representatives(mover_stones);
-    block_of_rank_.resize(reps.size());
-
-    std::vector<uint32_t> symmetric;
-    for (uint32_t rank = 0; rank < reps.size(); ++rank) {
-        uint32_t stabiliser = classes.stabiliser(mover_stones, rank);
-        if (stabiliser == 1) {
-            block_of_rank_[rank] = static_cast<uint32_t>(blocks_.size());
-            blocks_.push_back({reps[rank], size_, 1, 0});
-            size_ += block_size_;
-        } else {
-            symmetric.push_back(rank);
-        }
-    }
-    asymmetric_count_ = static_cast<uint32_t>(blocks_.size());
+    asymmetric_count_ = classes.asymmetric_count(mover_stones);
+    size_ = uint64_t{asymmetric_count_} * block_size_;
+    subset_of_rank_.resize(block_size_);
+    uint32_t subset = (1u << opponent_stones) - 1;
+    for (uint32_t& entry : subset_of_rank_) entry = subset, subset = next_subset(subset);
 
     const uint64_t words = (block_size_ + 63) / 64;
-    for (uint32_t rank : symmetric) {
-        Block block{reps[rank], size_, classes.stabiliser(mover_stones, rank),
-                    static_cast<uint32_t>(canonical_bits_.size())};
-        block_of_rank_[rank] = static_cast<uint32_t>(blocks_.size());
+    for (uint32_t b = asymmetric_count_; b < block_count(); ++b) {
+        SymmetricBlock block{size_, classes.stabiliser(mover_stones, b),
+                             static_cast<uint32_t>(canonical_bits_.size())};
         canonical_bits_.resize(canonical_bits_.size() + words, 0);
         bits_before_.resize(canonical_bits_.size(), 0);
-        const Bitboard free = board.all() & ~block.mover;
+        const Bitboard free = board.all() & ~(*representatives_)[b];
         uint32_t packed = (1u << opponent_stones) - 1;
         uint64_t canonical_count = 0;
         for (uint64_t r = 0; r < block_size_; ++r, packed = next_subset(packed)) {
+            // Canonical: no symmetry fixing the mover's stones makes it smaller.
             Bitboard opponent = deposit_bits(packed, free);
             bool smallest = true;
             for (uint32_t s = block.stabiliser & (block.stabiliser - 1); s; s &= s - 1)
@@ -112,53 +127,77 @@ SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int o
             bits_before_[block.bitmap_word + w] = running;
             running += std::popcount(canonical_bits_[block.bitmap_word + w]);
         }
-        blocks_.push_back(block);
+        symmetric_blocks_.push_back(block);
         size_ += canonical_count;
     }
 }
 
-uint64_t SectorIndex::opponent_slot(const Block& block, Bitboard free, Bitboard opponent) const {
-    if (block.stabiliser == 1) return colex().rank(extract_bits(opponent, free));
+uint64_t SectorIndex::block_begin(uint32_t block) const {
+    return block < asymmetric_count_ ? block * block_size_ : symmetric_block(block).first_index;
+}
+
+uint64_t SectorIndex::symmetric_slot(const SymmetricBlock& block, Bitboard free,
+                                     Bitboard opponent) const {
     Bitboard smallest = opponent;
     for (uint32_t s = block.stabiliser & (block.stabiliser - 1); s; s &= s - 1)
         smallest = std::min(smallest, classes_->transform(opponent, std::countr_zero(s)));
     uint64_t r = colex().rank(extract_bits(smallest, free));
     uint64_t word = block.bitmap_word + r / 64;
     uint64_t below = canonical_bits_[word] & ((uint64_t{1} << (r % 64)) - 1);
-    return bits_before_[word] + std::popcount(below);
+    return block.first_index + bits_before_[word] + std::popcount(below);
 }
 
 uint64_t SectorIndex::index(Stones stones) const {
-    const auto [rank, symmetry] = classes_->class_of(stones.mover);
-    const Block& block = blocks_[block_of_rank_[rank]];
+    return index_in_class(classes_->class_of(stones.mover), stones);
+}
+
+void SectorIndex::index_many(std::span<const Stones> stones, std::span<uint64_t> indices) const {
+    // Enough lookups in flight to hide the latency of the class tables.
+    constexpr size_t kBatch = 16;
+    const uint32_t* entries[kBatch];
+    for (size_t first = 0; first < stones.size(); first += kBatch) {
+        const size_t n = std::min(kBatch, stones.size() - first);
+        for (size_t i = 0; i < n; ++i) {
+            entries[i] = classes_->class_entry(stones[first + i].mover);
+            __builtin_prefetch(entries[i]);
+        }
+        for (size_t i = 0; i < n; ++i)
+            indices[first + i] =
+                index_in_class(SymmetryClasses::decode(*entries[i]), stones[first + i]);
+    }
+}
+
+uint64_t SectorIndex::index_in_class(SymmetryClasses::Class c, Stones stones) const {
+    const auto [block, symmetry] = c;
+    const Bitboard free = classes_->board().all() & ~classes_->transform(stones.mover, symmetry);
     const Bitboard opponent = classes_->transform(stones.opponent, symmetry);
-    const Bitboard free = classes_->board().all() & ~block.mover;
-    return block.first_index + opponent_slot(block, free, opponent);
+    if (block < asymmetric_count_)
+        return block * block_size_ + colex().rank(extract_bits(opponent, free));
+    return symmetric_slot(symmetric_block(block), free, opponent);
 }
 
 Stones SectorIndex::stones_at(uint64_t index) const {
-    uint32_t b;
-    const uint64_t asymmetric_end = uint64_t{asymmetric_count_} * block_size_;
-    if (index < asymmetric_end) {
-        b = static_cast<uint32_t>(index / block_size_);
+    uint32_t block;
+    uint64_t slot;
+    if (index < uint64_t{asymmetric_count_} * block_size_) {
+        block = static_cast<uint32_t>(index / block_size_);
+        slot = index - block * block_size_;
     } else {
         auto after = std::upper_bound(
-            blocks_.begin() + asymmetric_count_, blocks_.end(), index,
-            [](uint64_t i, const Block& block) { return i < block.first_index; });
-        b = static_cast<uint32_t>(after - blocks_.begin()) - 1;
-    }
-    const Block& block = blocks_[b];
-    const Bitboard free = classes_->board().all() & ~block.mover;
-    uint64_t slot = index - block.first_index;
-    if (block.stabiliser != 1) {
-        // Select the slot-th set bit of the block's bitmap.
-        const uint32_t* before = &bits_before_[block.bitmap_word];
+            symmetric_blocks_.begin(), symmetric_blocks_.end(), index,
+            [](uint64_t i, const SymmetricBlock& b) { return i < b.first_index; });
+        const SymmetricBlock& b = *(after - 1);
+        block = asymmetric_count_ + static_cast<uint32_t>(after - 1 - symmetric_blocks_.begin());
+        // The slot is the n-th set bit of the block's bitmap.
+        uint64_t n = index - b.first_index;
+        const uint32_t* before = &bits_before_[b.bitmap_word];
         const uint64_t words = (block_size_ + 63) / 64;
-        uint64_t w = std::upper_bound(before, before + words, slot) - before - 1;
-        uint64_t word = canonical_bits_[block.bitmap_word + w];
-        slot = w * 64 + select_bit(word, static_cast<int>(slot - before[w]));
+        uint64_t w = std::upper_bound(before, before + words, n) - before - 1;
+        slot = w * 64 + select_bit(canonical_bits_[b.bitmap_word + w], static_cast<int>(n - before[w]));
     }
-    return {block.mover, deposit_bits(ColexRanker::unrank(slot, opponent_stones_), free)};
+    const Bitboard mover = (*representatives_)[block];
+    const Bitboard free = classes_->board().all() & ~mover;
+    return {mover, deposit_bits(subset_of_rank_[slot], free)};
 }
 
 const SectorIndex& sector_index(const Board& board, int mover_stones, int opponent_stones) {

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "indexing/bits.hpp"
@@ -25,22 +26,27 @@
 namespace morris {
 
 // Classes of point sets under a board's symmetry group, for every set size.
+// Within a size, classes are ranked asymmetric ones first (those whose
+// representative only the identity fixes), each group by representative.
 class SymmetryClasses {
 public:
     explicit SymmetryClasses(const Board& board);
 
-    // The class rank of `set` among sets of its size, and a symmetry taking it
-    // to the class representative.
     struct Class {
         uint32_t rank;
-        int symmetry;
+        int symmetry;  // takes the set to its class representative
     };
-    Class class_of(Bitboard set) const {
-        uint32_t entry = class_of_[std::popcount(set)][colex().rank(set)];
+    Class class_of(Bitboard set) const { return decode(*class_entry(set)); }
+    // The two halves of class_of, for callers that prefetch the entry.
+    const uint32_t* class_entry(Bitboard set) const {
+        return &class_of_[std::popcount(set)][colex().rank(set)];
+    }
+    static Class decode(uint32_t entry) {
         return {entry >> kSymmetryBits, static_cast<int>(entry & kSymmetryMask)};
     }
 
     const std::vector<Bitboard>& representatives(int size) const { return representatives_[size]; }
+    uint32_t asymmetric_count(int size) const { return asymmetric_counts_[size]; }
     // Mask of the symmetries (bit i: board.symmetries[i]) that fix class `rank`'s representative.
     uint32_t stabiliser(int size, uint32_t rank) const { return stabilisers_[size][rank]; }
 
@@ -62,6 +68,7 @@ private:
     std::vector<std::vector<uint32_t>> class_of_;
     std::vector<std::vector<Bitboard>> representatives_;  // by size, by rank
     std::vector<std::vector<uint16_t>> stabilisers_;       // by size, by rank
+    std::vector<uint32_t> asymmetric_counts_;              // by size
     std::vector<std::array<std::array<Bitboard, 256>, 3>> byte_images_;  // by symmetry
 };
 
@@ -69,6 +76,7 @@ private:
 const SymmetryClasses& symmetry_classes(const Board& board);
 
 // The index of one board-stone configuration: mover and opponent counts.
+// Block b of the index holds the positions whose mover stones are in class b.
 class SectorIndex {
 public:
     SectorIndex(const SymmetryClasses& classes, int mover_stones, int opponent_stones);
@@ -78,42 +86,51 @@ public:
     int opponent_stones() const { return opponent_stones_; }
 
     uint64_t index(Stones stones) const;
+    // index() of many positions at once, prefetching the class tables: what a
+    // caller with a batch of positions in hand should use.
+    void index_many(std::span<const Stones> stones, std::span<uint64_t> indices) const;
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
-    // The images of `stones` under the symmetries: one canonical for the index.
+    // The one image of `stones` under the symmetries that the index stands for.
     Stones canonical(Stones stones) const { return stones_at(index(stones)); }
 
     // Calls visit(index, stones) for every index in increasing order.
     template <typename Visit>
     void for_each(Visit&& visit) const;
-    // The same for the classes in [first_block, last_block) of block_count().
+    // The same for the blocks in [first_block, last_block) of block_count().
     template <typename Visit>
     void for_each_in_blocks(uint32_t first_block, uint32_t last_block, Visit&& visit) const;
-    uint32_t block_count() const { return static_cast<uint32_t>(blocks_.size()); }
-    uint64_t block_begin(uint32_t block) const { return blocks_[block].first_index; }
+    uint32_t block_count() const { return static_cast<uint32_t>(representatives_->size()); }
+    uint64_t block_begin(uint32_t block) const;
 
 private:
-    struct Block {  // one class of the mover's stones, in index order
-        Bitboard mover;         // the class representative
+    struct SymmetricBlock {
         uint64_t first_index;
-        uint32_t stabiliser;    // 1 (identity only) for an asymmetric class
-        uint32_t bitmap_word;   // where its canonical-opponent bitmap starts
+        uint32_t stabiliser;
+        uint32_t bitmap_word;  // where its canonical-opponent bitmap starts
     };
 
-    uint64_t opponent_slot(const Block& block, Bitboard free, Bitboard opponent) const;
+    const SymmetricBlock& symmetric_block(uint32_t block) const {
+        return symmetric_blocks_[block - asymmetric_count_];
+    }
+    uint64_t symmetric_slot(const SymmetricBlock& block, Bitboard free, Bitboard opponent) const;
+    uint64_t index_in_class(SymmetryClasses::Class c, Stones stones) const;
 
     const SymmetryClasses* classes_;
+    const std::vector<Bitboard>* representatives_;
     int mover_stones_;
     int opponent_stones_;
-    uint64_t block_size_;       // C(free points, opponent stones)
-    uint32_t asymmetric_count_; // blocks [0, asymmetric_count_) are full-size
+    uint64_t block_size_;        // C(free points, opponent stones)
+    uint32_t asymmetric_count_;  // blocks [0, asymmetric_count_) are full-size
     uint64_t size_ = 0;
-    std::vector<Block> blocks_;
-    std::vector<uint32_t> block_of_rank_;  // class rank -> block
-    // For symmetric classes: bit r set when opponent colex rank r is canonical,
+    std::vector<SymmetricBlock> symmetric_blocks_;
+    // For symmetric blocks: bit r set when opponent colex rank r is canonical,
     // with the count of set bits before each word.
     std::vector<uint64_t> canonical_bits_;
     std::vector<uint32_t> bits_before_;
+    // The opponent's stones (packed among the free points) by colex rank: a
+    // table of C(free, opponent) entries makes unindexing a lookup.
+    std::vector<uint32_t> subset_of_rank_;
 };
 
 // Built on first use and kept for the program's life; thread-safe.
@@ -133,18 +150,18 @@ void SectorIndex::for_each_in_blocks(uint32_t first_block, uint32_t last_block,
     const Bitboard all = classes_->board().all();
     const uint64_t count = block_size_;
     for (uint32_t b = first_block; b < last_block; ++b) {
-        const Block& block = blocks_[b];
-        const Bitboard free = all & ~block.mover;
-        uint64_t index = block.first_index;
+        const Bitboard mover = (*representatives_)[b];
+        const Bitboard free = all & ~mover;
+        uint64_t index = block_begin(b);
         uint32_t packed = (1u << opponent_stones_) - 1;
-        if (block.stabiliser == 1) {
+        if (b < asymmetric_count_) {
             for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-                visit(index++, Stones{block.mover, deposit_bits(packed, free)});
+                visit(index++, Stones{mover, deposit_bits(packed, free)});
         } else {
-            const uint64_t* bits = &canonical_bits_[block.bitmap_word];
+            const uint64_t* bits = &canonical_bits_[symmetric_block(b).bitmap_word];
             for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
                 if (bits[r / 64] >> (r % 64) & 1)
-                    visit(index++, Stones{block.mover, deposit_bits(packed, free)});
+                    visit(index++, Stones{mover, deposit_bits(packed, free)});
         }
     }
 }
