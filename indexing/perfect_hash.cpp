@@ -200,6 +200,41 @@ Stones SectorIndex::stones_at(uint64_t index) const {
     return {mover, deposit_bits(subset_of_rank_[slot], free)};
 }
 
+int SectorIndex::stabiliser_size(uint64_t index) const {
+    if (index < uint64_t{asymmetric_count_} * block_size_) return 1;
+    const Stones s = stones_at(index);
+    const uint32_t fixing_mover = classes_->stabiliser(mover_stones_, classes_->class_of(s.mover).rank);
+    int count = 0;
+    for (uint32_t m = fixing_mover; m; m &= m - 1)
+        count += classes_->transform(s.opponent, std::countr_zero(m)) == s.opponent;
+    return count;
+}
+
+uint64_t orbit_count(const Board& board, int mover, int opponent) {
+    // A symmetry fixes a placement when each of its cycles is all mover, all
+    // opponent or all empty: count those by dynamic programming over cycles.
+    uint64_t fixed = 0;
+    for (const Permutation& perm : board.symmetries) {
+        std::vector<std::vector<uint64_t>> ways(mover + 1, std::vector<uint64_t>(opponent + 1, 0));
+        ways[0][0] = 1;
+        std::vector<bool> seen(board.points, false);
+        for (int start = 0; start < board.points; ++start) {
+            if (seen[start]) continue;
+            int length = 0;
+            for (int p = start; !seen[p]; p = perm[p]) seen[p] = true, ++length;
+            for (int m = mover; m >= 0; --m)
+                for (int o = opponent; o >= 0; --o) {
+                    uint64_t w = 0;
+                    if (m >= length) w += ways[m - length][o];
+                    if (o >= length) w += ways[m][o - length];
+                    ways[m][o] += w;
+                }
+        }
+        fixed += ways[mover][opponent];
+    }
+    return fixed / board.symmetries.size();
+}
+
 const SectorIndex& sector_index(const Board& board, int mover_stones, int opponent_stones) {
     static std::mutex mutex;
     static std::map<std::tuple<const Board*, int, int>, std::unique_ptr<SectorIndex>> cache;

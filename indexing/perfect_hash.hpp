@@ -91,6 +91,8 @@ public:
     void index_many(std::span<const Stones> stones, std::span<uint64_t> indices) const;
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
+    // How many symmetries map the position at `index` to itself.
+    int stabiliser_size(uint64_t index) const;
     // The one image of `stones` under the symmetries that the index stands for.
     Stones canonical(Stones stones) const { return stones_at(index(stones)); }
 
@@ -132,6 +134,10 @@ private:
     // table of C(free, opponent) entries makes unindexing a lookup.
     std::vector<uint32_t> subset_of_rank_;
 };
+
+// The number of (mover, opponent) stone placements distinct under the board's
+// symmetries, by Burnside's lemma; what a sector's size should be.
+uint64_t orbit_count(const Board& board, int mover_stones, int opponent_stones);
 
 // Built on first use and kept for the program's life; thread-safe.
 const SectorIndex& sector_index(const Board& board, int mover_stones, int opponent_stones);

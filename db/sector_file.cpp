@@ -1,0 +1,298 @@
+#include "db/sector_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace morris {
+namespace {
+
+constexpr char kMagic[8] = {'M', 'O', 'R', 'R', 'I', 'S', 'D', 'B'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kEncodingBytePlanes16 = 1;  // 16-bit entries as two byte planes
+constexpr size_t kHeaderBytes = 128;
+constexpr size_t kVariantNameBytes = 24;
+constexpr size_t kIndexEntryBytes = 16;
+constexpr int kCompressionLevel = 9;
+// No sane sector has more; a larger count means a corrupt or foreign header.
+constexpr uint64_t kMaxEntries = uint64_t{1} << 36;
+
+// Header field offsets.
+enum : size_t {
+    kAtMagic = 0,
+    kAtVersion = 8,
+    kAtEncoding = 12,
+    kAtVariant = 16,
+    kAtRuleHash = 40,
+    kAtKey = 48,
+    kAtBlockEntries = 52,
+    kAtEntries = 56,
+    kAtBlocks = 64,
+    kAtWins = 72,
+    kAtDraws = 80,
+    kAtLosses = 88,
+    kAtLongestWin = 96,
+    kAtLongestLoss = 100,
+    kAtChecksum = 120,
+};
+
+uint64_t fnv1a(const void* data, size_t n) {
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    uint64_t hash = 14695981039346656037ull;
+    for (size_t i = 0; i < n; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    return hash;
+}
+
+template <typename T>
+void put(std::vector<unsigned char>& buffer, size_t at, T value) {
+    std::memcpy(buffer.data() + at, &value, sizeof value);
+}
+template <typename T>
+T get(const unsigned char* buffer, size_t at) {
+    T value;
+    std::memcpy(&value, buffer + at, sizeof value);
+    return value;
+}
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+    throw DatabaseError(path.string() + ": " + what);
+}
+
+void write_all(int fd, const void* data, size_t n, const std::filesystem::path& path) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    while (n > 0) {
+        ssize_t written = ::write(fd, p, n);
+        if (written < 0) fail(path, std::string("write failed: ") + std::strerror(errno));
+        p += written;
+        n -= static_cast<size_t>(written);
+    }
+}
+
+void read_exact(int fd, void* data, size_t n, uint64_t offset, const std::filesystem::path& path) {
+    auto* p = static_cast<unsigned char*>(data);
+    while (n > 0) {
+        ssize_t got = ::pread(fd, p, n, static_cast<off_t>(offset));
+        if (got < 0) fail(path, std::string("read failed: ") + std::strerror(errno));
+        if (got == 0) fail(path, "file is truncated");
+        p += got;
+        n -= static_cast<size_t>(got);
+        offset += static_cast<uint64_t>(got);
+    }
+}
+
+std::vector<unsigned char> compress_block(std::span<const Entry> entries) {
+    std::vector<unsigned char> planes(entries.size() * 2);
+    for (size_t i = 0; i < entries.size(); ++i) {
+        planes[i] = static_cast<unsigned char>(entries[i] & 0xff);
+        planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
+    }
+    std::vector<unsigned char> out(ZSTD_compressBound(planes.size()));
+    ZSTD_CCtx* context = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, kCompressionLevel);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
+    size_t size = ZSTD_compress2(context, out.data(), out.size(), planes.data(), planes.size());
+    ZSTD_freeCCtx(context);
+    if (ZSTD_isError(size)) throw DatabaseError(std::string("zstd: ") + ZSTD_getErrorName(size));
+    out.resize(size);
+    return out;
+}
+
+}  // namespace
+
+std::string sector_file_name(const std::string& variant, const SectorKey& key) {
+    return variant + "_" + to_string(key) + ".mdb";
+}
+
+void write_sector_file(const std::filesystem::path& path, const std::string& variant,
+                       uint64_t rule_hash, const SectorKey& key, std::span<const Entry> entries,
+                       uint32_t block_entries) {
+    if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
+    const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
+    std::vector<std::vector<unsigned char>> compressed(blocks);
+    std::vector<std::string> errors(blocks);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int64_t b = 0; b < static_cast<int64_t>(blocks); ++b) {
+        size_t first = static_cast<size_t>(b) * block_entries;
+        try {
+            compressed[b] = compress_block(
+                entries.subspan(first, std::min<size_t>(block_entries, entries.size() - first)));
+        } catch (const std::exception& e) {
+            errors[b] = e.what();
+        }
+    }
+    for (const auto& e : errors)
+        if (!e.empty()) fail(path, e);
+
+    uint64_t wins = 0, draws = 0, losses = 0;
+    int longest_win = -1, longest_loss = -1;
+    for (Entry e : entries) {
+        Outcome o = decode(e);
+        if (o.value == Value::draw) ++draws;
+        else if (o.value == Value::win) ++wins, longest_win = std::max(longest_win, o.plies);
+        else ++losses, longest_loss = std::max(longest_loss, o.plies);
+    }
+
+    std::vector<unsigned char> header(kHeaderBytes, 0);
+    std::memcpy(header.data() + kAtMagic, kMagic, sizeof kMagic);
+    put(header, kAtVersion, kFormatVersion);
+    put(header, kAtEncoding, kEncodingBytePlanes16);
+    std::memcpy(header.data() + kAtVariant, variant.data(), variant.size());
+    put(header, kAtRuleHash, rule_hash);
+    const uint8_t key_bytes[4] = {key.mover_on_board, key.opponent_on_board, key.mover_in_hand,
+                                  key.opponent_in_hand};
+    std::memcpy(header.data() + kAtKey, key_bytes, 4);
+    put(header, kAtBlockEntries, block_entries);
+    put(header, kAtEntries, static_cast<uint64_t>(entries.size()));
+    put(header, kAtBlocks, static_cast<uint32_t>(blocks));
+    put(header, kAtWins, wins);
+    put(header, kAtDraws, draws);
+    put(header, kAtLosses, losses);
+    put(header, kAtLongestWin, static_cast<int32_t>(longest_win));
+    put(header, kAtLongestLoss, static_cast<int32_t>(longest_loss));
+    put(header, kAtChecksum, fnv1a(header.data(), kAtChecksum));
+
+    std::vector<unsigned char> index(blocks * kIndexEntryBytes + sizeof(uint64_t), 0);
+    uint64_t offset = kHeaderBytes + index.size();
+    for (uint64_t b = 0; b < blocks; ++b) {
+        put(index, b * kIndexEntryBytes, offset);
+        put(index, b * kIndexEntryBytes + 8, static_cast<uint64_t>(compressed[b].size()));
+        offset += compressed[b].size();
+    }
+    put(index, blocks * kIndexEntryBytes, fnv1a(index.data(), blocks * kIndexEntryBytes));
+
+    std::filesystem::path temporary = path;
+    temporary += ".tmp";
+    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) fail(temporary, std::string("cannot create: ") + std::strerror(errno));
+    try {
+        write_all(fd, header.data(), header.size(), temporary);
+        write_all(fd, index.data(), index.size(), temporary);
+        for (const auto& block : compressed) write_all(fd, block.data(), block.size(), temporary);
+        if (::fsync(fd) != 0) fail(temporary, std::string("fsync failed: ") + std::strerror(errno));
+    } catch (...) {
+        ::close(fd);
+        std::filesystem::remove(temporary);
+        throw;
+    }
+    ::close(fd);
+    std::filesystem::rename(temporary, path);
+}
+
+std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& path) {
+    std::unique_ptr<SectorFile> file(new SectorFile);
+    file->path_ = path;
+    file->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (file->fd_ < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+    const auto file_bytes = static_cast<uint64_t>(::lseek(file->fd_, 0, SEEK_END));
+
+    unsigned char header[kHeaderBytes];
+    if (file_bytes < kHeaderBytes) fail(path, "file is truncated (no complete header)");
+    read_exact(file->fd_, header, kHeaderBytes, 0, path);
+    if (std::memcmp(header + kAtMagic, kMagic, sizeof kMagic) != 0)
+        fail(path, "not a morris database file (bad magic)");
+    if (get<uint64_t>(header, kAtChecksum) != fnv1a(header, kAtChecksum))
+        fail(path, "header checksum mismatch (corrupt file)");
+    if (auto version = get<uint32_t>(header, kAtVersion); version != kFormatVersion)
+        fail(path, "format version " + std::to_string(version) + ", this build reads version " +
+                       std::to_string(kFormatVersion));
+    if (get<uint32_t>(header, kAtEncoding) != kEncodingBytePlanes16) fail(path, "unknown encoding");
+
+    SectorFileInfo& info = file->info_;
+    info.variant.assign(reinterpret_cast<const char*>(header + kAtVariant),
+                        strnlen(reinterpret_cast<const char*>(header + kAtVariant), kVariantNameBytes));
+    info.rule_hash = get<uint64_t>(header, kAtRuleHash);
+    info.key = {header[kAtKey], header[kAtKey + 1], header[kAtKey + 2], header[kAtKey + 3]};
+    info.block_entries = get<uint32_t>(header, kAtBlockEntries);
+    info.entries = get<uint64_t>(header, kAtEntries);
+    info.blocks = get<uint32_t>(header, kAtBlocks);
+    info.wins = get<uint64_t>(header, kAtWins);
+    info.draws = get<uint64_t>(header, kAtDraws);
+    info.losses = get<uint64_t>(header, kAtLosses);
+    info.longest_win = get<int32_t>(header, kAtLongestWin);
+    info.longest_loss = get<int32_t>(header, kAtLongestLoss);
+    info.file_bytes = file_bytes;
+    if (info.block_entries == 0 || info.entries > kMaxEntries ||
+        info.blocks != (info.entries + info.block_entries - 1) / info.block_entries)
+        fail(path, "inconsistent entry and block counts (corrupt file)");
+
+    const uint64_t index_bytes = uint64_t{info.blocks} * kIndexEntryBytes + sizeof(uint64_t);
+    if (kHeaderBytes + index_bytes > file_bytes) fail(path, "file is truncated (no complete index)");
+    std::vector<unsigned char> index(index_bytes);
+    read_exact(file->fd_, index.data(), index.size(), kHeaderBytes, path);
+    const uint64_t index_body = uint64_t{info.blocks} * kIndexEntryBytes;
+    if (get<uint64_t>(index.data(), index_body) != fnv1a(index.data(), index_body))
+        fail(path, "block index checksum mismatch (corrupt file)");
+    file->block_offsets_.resize(info.blocks + 1);
+    uint64_t expected = kHeaderBytes + index_bytes;
+    for (uint32_t b = 0; b < info.blocks; ++b) {
+        uint64_t offset = get<uint64_t>(index.data(), b * kIndexEntryBytes);
+        uint64_t size = get<uint64_t>(index.data(), b * kIndexEntryBytes + 8);
+        if (offset != expected) fail(path, "block index is inconsistent (corrupt file)");
+        file->block_offsets_[b] = offset;
+        expected = offset + size;
+    }
+    file->block_offsets_[info.blocks] = expected;
+    if (expected != file_bytes)
+        fail(path, expected > file_bytes ? "file is truncated (blocks missing)"
+                                         : "file has trailing bytes (corrupt file)");
+    return file;
+}
+
+std::unique_ptr<SectorFile> SectorFile::open(const std::filesystem::path& path,
+                                             const std::string& variant, uint64_t rule_hash,
+                                             const SectorKey& key) {
+    auto file = open_any(path);
+    const SectorFileInfo& info = file->info();
+    if (info.variant != variant)
+        fail(path, "holds variant '" + info.variant + "', not '" + variant + "'");
+    if (info.rule_hash != rule_hash)
+        fail(path, "was built with another rule set than the one asked for");
+    if (info.key != key) fail(path, "holds sector " + to_string(info.key) + ", not " + to_string(key));
+    return file;
+}
+
+SectorFile::~SectorFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
+    if (block >= info_.blocks) fail(path_, "block " + std::to_string(block) + " out of range");
+    const uint64_t first = uint64_t{block} * info_.block_entries;
+    const size_t count = static_cast<size_t>(std::min<uint64_t>(info_.block_entries, info_.entries - first));
+    std::vector<unsigned char> compressed(block_offsets_[block + 1] - block_offsets_[block]);
+    read_exact(fd_, compressed.data(), compressed.size(), block_offsets_[block], path_);
+    std::vector<unsigned char> planes(count * 2);
+    size_t size = ZSTD_decompress(planes.data(), planes.size(), compressed.data(), compressed.size());
+    if (ZSTD_isError(size) || size != planes.size())
+        fail(path_, "block " + std::to_string(block) + " is corrupt (" +
+                        (ZSTD_isError(size) ? ZSTD_getErrorName(size) : "wrong size") + ")");
+    out.resize(count);
+    for (size_t i = 0; i < count; ++i)
+        out[i] = static_cast<Entry>(planes[i] | planes[count + i] << 8);
+}
+
+std::vector<Entry> SectorFile::read_all() const {
+    std::vector<Entry> all(info_.entries);
+    std::vector<std::string> errors(info_.blocks);
+#pragma omp parallel
+    {
+        std::vector<Entry> block;
+#pragma omp for schedule(dynamic, 16)
+        for (int64_t b = 0; b < static_cast<int64_t>(info_.blocks); ++b) {
+            try {
+                read_block(static_cast<uint32_t>(b), block);
+                std::copy(block.begin(), block.end(), all.begin() + b * info_.block_entries);
+            } catch (const std::exception& e) {
+                errors[b] = e.what();
+            }
+        }
+    }
+    for (const auto& e : errors)
+        if (!e.empty()) throw DatabaseError(e);
+    return all;
+}
+
+}  // namespace morris

@@ -1,0 +1,82 @@
+// One sector's values on disk: a checked header, a block index and
+// independently zstd-compressed blocks, so a lookup decompresses one block.
+//
+// Layout (little-endian):
+//   header   128 bytes: magic "MORRISDB", format version, encoding, variant
+//            name, rule-set hash, sector key, entry and block counts, value
+//            statistics, and an FNV-1a checksum of the bytes before it
+//   index    per block: file offset and compressed size (16 bytes), then an
+//            FNV-1a checksum of the index
+//   blocks   zstd frames with content checksums; a block of n entries holds
+//            their low bytes, then their high bytes (byte planes compress
+//            better than interleaved 16-bit values)
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "db/value.hpp"
+#include "indexing/sector.hpp"
+
+namespace morris {
+
+// Any failure to read or write a database file; what() names the file.
+struct DatabaseError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// What a sector file says about itself.
+struct SectorFileInfo {
+    std::string variant;
+    uint64_t rule_hash = 0;
+    SectorKey key;
+    uint64_t entries = 0;
+    uint32_t block_entries = 0;
+    uint32_t blocks = 0;
+    uint64_t wins = 0, draws = 0, losses = 0;
+    int longest_win = -1, longest_loss = -1;  // -1 when there is none
+    uint64_t file_bytes = 0;
+};
+
+inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
+
+// The file name of a sector: "<variant>_<key>.mdb".
+std::string sector_file_name(const std::string& variant, const SectorKey& key);
+
+// Writes under a temporary name, then renames, so a killed writer leaves no
+// half file. Throws DatabaseError.
+void write_sector_file(const std::filesystem::path& path, const std::string& variant,
+                       uint64_t rule_hash, const SectorKey& key, std::span<const Entry> entries,
+                       uint32_t block_entries = kDefaultBlockEntries);
+
+// An open sector file. Reads are thread-safe (positioned reads, no shared cursor).
+class SectorFile {
+public:
+    // Opens and checks the header and index against the expectations; throws
+    // DatabaseError naming the file and the problem.
+    static std::unique_ptr<SectorFile> open(const std::filesystem::path& path,
+                                            const std::string& variant, uint64_t rule_hash,
+                                            const SectorKey& key);
+    // Opens without expectations (for `morris info`).
+    static std::unique_ptr<SectorFile> open_any(const std::filesystem::path& path);
+    ~SectorFile();
+
+    const SectorFileInfo& info() const { return info_; }
+    // Decompresses block `block` into `out` (resized); throws DatabaseError.
+    void read_block(uint32_t block, std::vector<Entry>& out) const;
+    std::vector<Entry> read_all() const;
+
+private:
+    SectorFile() = default;
+    std::filesystem::path path_;
+    int fd_ = -1;
+    SectorFileInfo info_;
+    std::vector<uint64_t> block_offsets_;  // blocks + 1 entries: the last is the end
+};
+
+}  // namespace morris

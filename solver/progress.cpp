@@ -1,0 +1,71 @@
+#include "solver/progress.hpp"
+
+#include <fmt/core.h>
+
+namespace morris {
+
+namespace {
+constexpr auto kPrintInterval = std::chrono::milliseconds(500);
+}
+
+Progress::Progress(std::string label, uint64_t total, bool enabled)
+    : label_(std::move(label)),
+      total_(total),
+      enabled_(enabled),
+      start_(std::chrono::steady_clock::now()),
+      last_print_(start_) {}
+
+Progress::~Progress() {
+    if (enabled_) {
+        print(true);
+        fmt::print(stderr, "\n");
+    }
+}
+
+void Progress::relabel(std::string label, uint64_t total) {
+    std::lock_guard lock(mutex_);
+    if (enabled_) print(true), fmt::print(stderr, "\n");
+    label_ = std::move(label);
+    total_ = total;
+    done_ = 0;
+    start_ = last_print_ = std::chrono::steady_clock::now();
+}
+
+void Progress::advance(uint64_t done) {
+    done_.fetch_add(done, std::memory_order_relaxed);
+    if (!enabled_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_print_ < kPrintInterval) return;
+    std::unique_lock lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock() || now - last_print_ < kPrintInterval) return;
+    last_print_ = now;
+    print(false);
+}
+
+void Progress::print(bool final) {
+    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    uint64_t done = done_.load();
+    double rate = seconds > 0 ? done / seconds : 0;
+    std::string eta = final ? human_duration(seconds)
+                            : (rate > 0 && total_ > done ? "ETA " + human_duration((total_ - done) / rate)
+                                                         : "");
+    double percent = total_ ? 100.0 * done / total_ : 100.0;
+    fmt::print(stderr, "\r{}: {:5.1f}% {}/{} {}/s {}   ", label_, percent, human_count(done),
+               human_count(total_), human_count(rate), eta);
+}
+
+std::string human_count(double n) {
+    if (n >= 1e9) return fmt::format("{:.2f}G", n / 1e9);
+    if (n >= 1e6) return fmt::format("{:.2f}M", n / 1e6);
+    if (n >= 1e3) return fmt::format("{:.1f}k", n / 1e3);
+    return fmt::format("{:.0f}", n);
+}
+
+std::string human_duration(double seconds) {
+    if (seconds < 60) return fmt::format("{:.1f}s", seconds);
+    auto s = static_cast<long>(seconds);
+    if (s < 3600) return fmt::format("{}m{:02}s", s / 60, s % 60);
+    return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
+}
+
+}  // namespace morris

@@ -1,0 +1,125 @@
+#include "solver/sector_graph.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace morris {
+namespace {
+
+// Stones a turn that closes one or two mills can leave, as counts.
+std::vector<SectorKey> successor_keys(const Variant& v, const SectorKey& k) {
+    std::vector<SectorKey> result;
+    const int points = v.board->points;
+    const bool removes_two = v.rules.double_mill == DoubleMill::two;
+    auto add_after = [&](int mover_board_after, int mover_hand_after) {
+        if (k.mover_on_board + k.opponent_on_board >= points) return;  // no empty point
+        auto next = [&](int opponent_board) {
+            result.push_back({static_cast<uint8_t>(opponent_board),
+                              static_cast<uint8_t>(mover_board_after), k.opponent_in_hand,
+                              static_cast<uint8_t>(mover_hand_after)});
+        };
+        next(k.opponent_on_board);
+        constexpr int kStonesForAMill = 3;
+        constexpr int kStonesForTwoMills = 5;
+        if (mover_board_after >= kStonesForAMill && k.opponent_on_board >= 1)
+            next(k.opponent_on_board - 1);
+        if (removes_two && mover_board_after >= kStonesForTwoMills && k.opponent_on_board >= 2)
+            next(k.opponent_on_board - 2);
+    };
+    if (k.mover_in_hand > 0) add_after(k.mover_on_board + 1, k.mover_in_hand - 1);
+    bool may_move = k.mover_in_hand == 0 ||
+                    (v.rules.placement == Placement::place_or_move && k.mover_on_board > 0);
+    if (may_move && k.mover_on_board > 0) add_after(k.mover_on_board, k.mover_in_hand);
+    std::sort(result.begin(), result.end());
+    result.erase(std::unique(result.begin(), result.end()), result.end());
+    return result;
+}
+
+// Tarjan's strongly connected components: each is emitted after every
+// component it reaches, which is the order we solve in.
+std::vector<std::vector<SectorKey>> units_in_order(const SectorGraph& g) {
+    std::map<SectorKey, int> number, low;
+    std::set<SectorKey> on_stack;
+    std::vector<SectorKey> stack;
+    std::vector<std::vector<SectorKey>> units;
+    int counter = 0;
+    std::function<void(const SectorKey&)> visit = [&](const SectorKey& k) {
+        number[k] = low[k] = counter++;
+        stack.push_back(k);
+        on_stack.insert(k);
+        for (const SectorKey& s : g.successors.at(k)) {
+            if (!number.count(s)) {
+                visit(s);
+                low[k] = std::min(low[k], low[s]);
+            } else if (on_stack.count(s)) {
+                low[k] = std::min(low[k], number[s]);
+            }
+        }
+        if (low[k] == number[k]) {
+            std::vector<SectorKey> unit;
+            SectorKey s;
+            do {
+                s = stack.back();
+                stack.pop_back();
+                on_stack.erase(s);
+                unit.push_back(s);
+            } while (!(s == k));
+            std::sort(unit.begin(), unit.end());
+            units.push_back(unit);
+        }
+    };
+    for (const SectorKey& k : g.sectors)
+        if (!number.count(k)) visit(k);
+    return units;
+}
+
+}  // namespace
+
+bool is_lost_sector(const SectorKey& k) {
+    constexpr int kFewestStones = 3;
+    return k.mover_on_board + k.mover_in_hand < kFewestStones;
+}
+
+Colour side_to_move(const Variant& v, const SectorKey& k) {
+    bool black = v.rules.placement == Placement::place_only &&
+                 k.mover_in_hand == k.opponent_in_hand + 1;
+    return black ? Colour::black : Colour::white;
+}
+
+SectorGraph sector_graph(const Variant& v) {
+    SectorGraph g;
+    const uint8_t stones = static_cast<uint8_t>(v.stones);
+    std::vector<SectorKey> pending{{0, 0, stones, stones}};
+    std::set<SectorKey> seen(pending.begin(), pending.end());
+    while (!pending.empty()) {
+        SectorKey k = pending.back();
+        pending.pop_back();
+        g.sectors.push_back(k);
+        auto& next = g.successors[k];
+        for (const SectorKey& s : successor_keys(v, k)) {
+            if (is_lost_sector(s)) continue;
+            next.push_back(s);
+            if (seen.insert(s).second) pending.push_back(s);
+        }
+    }
+    std::sort(g.sectors.begin(), g.sectors.end());
+    g.units = units_in_order(g);
+    return g;
+}
+
+std::vector<SectorKey> dependencies(const SectorGraph& g, const std::vector<SectorKey>& targets) {
+    std::set<SectorKey> seen;
+    std::vector<SectorKey> pending;
+    for (const SectorKey& t : targets)
+        if (g.contains(t) && seen.insert(t).second) pending.push_back(t);
+    while (!pending.empty()) {
+        SectorKey k = pending.back();
+        pending.pop_back();
+        for (const SectorKey& s : g.successors.at(k))
+            if (seen.insert(s).second) pending.push_back(s);
+    }
+    return {seen.begin(), seen.end()};
+}
+
+}  // namespace morris

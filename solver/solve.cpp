@@ -1,0 +1,430 @@
+#include "solver/solve.hpp"
+
+#include <fmt/core.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+
+#include "db/sector_file.hpp"
+#include "indexing/perfect_hash.hpp"
+#include "solver/progress.hpp"
+#include "solver/rules.hpp"
+#include "solver/sector_graph.hpp"
+
+namespace morris {
+namespace {
+
+// Blocks of the index handed to a thread at a time in the first pass.
+constexpr int kBlocksPerChunk = 4;
+
+// Solved sectors held in memory, for looking up successors' values.
+class SolvedSectors {
+public:
+    SolvedSectors(const Variant& v, std::filesystem::path directory)
+        : variant_(v), directory_(std::move(directory)) {}
+
+    void load(const SectorKey& key) {
+        if (tables_.count(key)) return;
+        auto file = SectorFile::open(directory_ / sector_file_name(variant_.name, key),
+                                     variant_.name, variant_.rule_hash(), key);
+        const SectorIndex& index =
+            sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
+        if (file->info().entries != index.size())
+            throw DatabaseError(to_string(key) + ": entry count does not match the index");
+        tables_[key] = {&index, file->read_all()};
+    }
+    void keep_only(const std::vector<SectorKey>& keys) {
+        std::erase_if(tables_, [&](const auto& entry) {
+            return std::find(keys.begin(), keys.end(), entry.first) == keys.end();
+        });
+    }
+    const std::vector<Entry>& entries(const SectorKey& key) const { return tables_.at(key).entries; }
+
+    // The value of a position reached by a turn; a side left with fewer than
+    // three stones has lost.
+    Outcome lookup(const Position& p) const {
+        if (p.total(p.side) < 3) return {Value::loss, 0};
+        const Table& t = tables_.at(sector_of(p));
+        return decode(t.entries[t.index->index(stones_of(p))]);
+    }
+
+private:
+    struct Table {
+        const SectorIndex* index = nullptr;
+        std::vector<Entry> entries;
+    };
+    const Variant& variant_;
+    std::filesystem::path directory_;
+    std::map<SectorKey, Table> tables_;
+};
+
+// The values a unit's positions carry while it is solved, 16 bits each:
+// decided ones their distance, undecided ones what their external successors
+// said: that they cannot lose (some successor is not a win for the opponent)
+// or the least distance they can lose in.
+namespace state {
+constexpr uint16_t kDecided = 0x8000;
+constexpr uint16_t kCannotLose = 0x4000;
+constexpr uint16_t kFloorMask = 0x3fff;
+inline uint16_t decided(int plies) { return static_cast<uint16_t>(kDecided | plies); }
+inline bool is_decided(uint16_t s) { return s & kDecided; }
+inline int plies(uint16_t s) { return s & ~kDecided; }
+inline Entry to_entry(uint16_t s) {
+    return is_decided(s) ? encode({plies(s) % 2 ? Value::win : Value::loss, plies(s)}) : kDrawEntry;
+}
+}  // namespace state
+
+struct UnitSector {
+    SectorKey key;
+    const SectorIndex* index;
+    Colour side;
+    uint64_t offset;  // of its first position in the unit's arrays
+};
+
+// Positions decided at each distance, and win candidates waiting for theirs.
+using Layers = std::vector<std::vector<uint64_t>>;
+
+void append(Layers& layers, int distance, uint64_t position) {
+    if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
+    layers[distance].push_back(position);
+}
+
+void merge(Layers& into, Layers& from) {
+    if (into.size() < from.size()) into.resize(from.size());
+    for (size_t d = 0; d < from.size(); ++d) {
+        into[d].insert(into[d].end(), from[d].begin(), from[d].end());
+        from[d].clear();
+    }
+}
+
+class UnitSolver {
+public:
+    UnitSolver(const Variant& v, const std::vector<SectorKey>& keys, const SolvedSectors& solved,
+               bool progress)
+        : variant_(v), solved_(solved), progress_(progress) {
+        uint64_t offset = 0;
+        for (const SectorKey& k : keys) {
+            const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
+            sectors_.push_back({k, &index, side_to_move(v, k), offset});
+            offset += index.size();
+        }
+        size_ = offset;
+    }
+
+    uint64_t size() const { return size_; }
+
+    void run() {
+        state_.assign(size_, 0);
+        counter_.assign(size_, 0);
+        first_pass();
+        propagate();
+    }
+
+    std::vector<Entry> entries(size_t sector) const {
+        const UnitSector& s = sectors_[sector];
+        std::vector<Entry> result(s.index->size());
+        for (uint64_t i = 0; i < result.size(); ++i) result[i] = state::to_entry(state_[s.offset + i]);
+        return result;
+    }
+
+private:
+    std::string label(const char* pass) const {
+        std::string names;
+        for (const auto& s : sectors_) names += (names.empty() ? "" : "+") + to_string(s.key);
+        return fmt::format("{} {} {}", variant_.name, names, pass);
+    }
+
+    int sector_of_unit(const SectorKey& key) const {
+        for (size_t i = 0; i < sectors_.size(); ++i)
+            if (sectors_[i].key == key) return static_cast<int>(i);
+        return -1;
+    }
+
+    // Counts each position's turns inside the unit and settles what its
+    // turns into solved sectors decide.
+    void first_pass() {
+        Progress progress(label("first pass"), size_, progress_);
+        for (const UnitSector& sector : sectors_) {
+            const int chunks = static_cast<int>((sector.index->block_count() + kBlocksPerChunk - 1) /
+                                                kBlocksPerChunk);
+#pragma omp parallel
+            {
+                Layers local_decided, local_candidates;
+                std::vector<Turn> turns;
+#pragma omp for schedule(dynamic, 1)
+                for (int chunk = 0; chunk < chunks; ++chunk) {
+                    const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
+                    const uint32_t last = std::min(first + kBlocksPerChunk, sector.index->block_count());
+                    uint64_t visited = 0;
+                    sector.index->for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
+                        settle(sector, sector.offset + i, position_of(sector.key, stones, sector.side),
+                               turns, local_decided, local_candidates);
+                        ++visited;
+                    });
+                    progress.advance(visited);
+                }
+#pragma omp critical
+                {
+                    merge(decided_, local_decided);
+                    merge(candidates_, local_candidates);
+                }
+            }
+        }
+    }
+
+    void settle(const UnitSector& sector, uint64_t u, const Position& p, std::vector<Turn>& turns,
+                Layers& decided, Layers& candidates) {
+        generate_turns(variant_, p, turns);
+        if (turns.empty()) {
+            if (status(variant_, p) == Status::loss) {
+                state_[u] = state::decided(0);
+                append(decided, 0, u);
+            } else {
+                state_[u] = state::kCannotLose;  // a draw by the full-board rule
+            }
+            return;
+        }
+        (void)sector;
+        int internal = 0, best_win = -1, floor = 0;
+        bool cannot_lose = false;
+        for (const Turn& t : turns) {
+            if (t.removals() == 0 && !t.is_placement()) {
+                ++internal;
+                continue;
+            }
+            Outcome o = solved_.lookup(apply_turn(variant_, p, t));
+            if (o.value == Value::loss) {
+                if (best_win < 0 || o.plies + 1 < best_win) best_win = o.plies + 1;
+            } else if (o.value == Value::draw) {
+                cannot_lose = true;
+            } else {
+                floor = std::max(floor, o.plies + 1);
+            }
+        }
+        counter_[u] = static_cast<uint8_t>(internal);
+        if (best_win == 1) {  // no win is shorter: settled now
+            state_[u] = state::decided(1);
+            append(decided, 1, u);
+        } else if (best_win > 0) {
+            state_[u] = state::kCannotLose;
+            append(candidates, best_win, u);
+        } else if (cannot_lose) {
+            state_[u] = state::kCannotLose;
+        } else if (internal == 0) {
+            state_[u] = state::decided(floor);
+            append(decided, floor, u);
+        } else {
+            state_[u] = static_cast<uint16_t>(floor);
+        }
+    }
+
+    // Layer by layer in distance: a loss at d makes its predecessors wins at
+    // d + 1; a win at d takes one from each predecessor's count of turns not
+    // yet known to lead to the opponent's win, and at zero it is lost.
+    void propagate() {
+        uint64_t total = 0;
+        for (const auto& layer : decided_) total += layer.size();
+        Progress progress(label("propagation"), total, progress_);
+        for (size_t d = 0; d < std::max(decided_.size(), candidates_.size()); ++d) {
+            if (d < candidates_.size()) {
+                for (uint64_t u : candidates_[d]) {
+                    if (!state::is_decided(state_[u])) {
+                        state_[u] = state::decided(static_cast<int>(d));
+                        append(decided_, static_cast<int>(d), u);
+                    }
+                }
+                candidates_[d] = {};
+            }
+            if (d >= decided_.size()) continue;
+            std::vector<uint64_t> layer = std::move(decided_[d]);
+            decided_[d] = {};
+#pragma omp parallel
+            {
+                Layers local;
+                std::vector<Position> predecessors;
+                std::vector<std::pair<uint64_t, int>> hits;
+#pragma omp for schedule(dynamic, 256)
+                for (int64_t n = 0; n < static_cast<int64_t>(layer.size()); ++n) {
+                    retreat(layer[n], static_cast<int>(d), predecessors, hits, local);
+                    if (n % 4096 == 0) progress.advance(4096);
+                }
+#pragma omp critical
+                merge(decided_, local);
+            }
+        }
+    }
+
+    const UnitSector& sector_holding(uint64_t u) const {
+        size_t s = sectors_.size() - 1;
+        while (sectors_[s].offset > u) --s;
+        return sectors_[s];
+    }
+
+    void retreat(uint64_t u, int d, std::vector<Position>& predecessors,
+                 std::vector<std::pair<uint64_t, int>>& hits, Layers& decided) {
+        const UnitSector& sector = sector_holding(u);
+        const uint64_t i = u - sector.offset;
+        const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
+        generate_unturns(variant_, q, predecessors);
+        hits.clear();
+        for (const Position& p : predecessors) {
+            if (p.in_hand[0] != q.in_hand[0] || p.in_hand[1] != q.in_hand[1]) continue;  // a placement
+            const int s = sector_of_unit(sector_of(p));
+            const UnitSector& from = sectors_[s];
+            hits.emplace_back(from.offset + from.index->index(stones_of(p)), s);
+        }
+        std::sort(hits.begin(), hits.end());
+        const bool lost = d % 2 == 0;
+        const int q_fixers = sector.index->stabiliser_size(i);
+        for (size_t a = 0; a < hits.size();) {
+            size_t b = a;
+            while (b < hits.size() && hits[b].first == hits[a].first) ++b;
+            const uint64_t pu = hits[a].first;
+            std::atomic_ref<uint16_t> state(state_[pu]);
+            uint16_t seen = state.load(std::memory_order_relaxed);
+            if (lost) {
+                if (!state::is_decided(seen) &&
+                    state.compare_exchange_strong(seen, state::decided(d + 1)))
+                    append(decided, d + 1, pu);
+            } else if (!state::is_decided(seen) && !(seen & state::kCannotLose)) {
+                // Un-turns from the representative of Q reach the class of P
+                // (b - a) times; P's turns reach Q's class that many times
+                // scaled by the ratio of their symmetry groups.
+                const UnitSector& from = sectors_[hits[a].second];
+                const int p_fixers = from.index->stabiliser_size(pu - from.offset);
+                const auto weight = static_cast<uint8_t>((b - a) * p_fixers / q_fixers);
+                std::atomic_ref<uint8_t> count(counter_[pu]);
+                if (count.fetch_sub(weight) == weight) {
+                    int plies = std::max(d + 1, static_cast<int>(seen & state::kFloorMask));
+                    state.store(state::decided(plies));
+                    append(decided, plies, pu);
+                }
+            }
+            a = b;
+        }
+    }
+
+    const Variant& variant_;
+    const SolvedSectors& solved_;
+    bool progress_;
+    std::vector<UnitSector> sectors_;
+    uint64_t size_ = 0;
+    std::vector<uint16_t> state_;
+    std::vector<uint8_t> counter_;
+    Layers decided_, candidates_;
+};
+
+bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey& key) {
+    return std::filesystem::exists(dir / sector_file_name(v.name, key));
+}
+
+}  // namespace
+
+std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
+    if (options.threads > 0) omp_set_num_threads(options.threads);
+    std::filesystem::create_directories(options.directory);
+    const SectorGraph graph = sector_graph(v);
+    std::vector<SectorKey> wanted =
+        options.targets.empty() ? graph.sectors : dependencies(graph, options.targets);
+    for (const SectorKey& t : options.targets)
+        if (!graph.contains(t))
+            throw std::runtime_error("sector " + to_string(t) + " is not a sector of " + v.name);
+
+    std::vector<SectorReport> reports;
+    SolvedSectors solved(v, options.directory);
+    for (const auto& unit : graph.units) {
+        if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
+                return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
+            }))
+            continue;
+        if (std::all_of(unit.begin(), unit.end(),
+                        [&](const SectorKey& k) { return written(v, options.directory, k); })) {
+            for (const SectorKey& k : unit) reports.push_back({.key = k, .skipped = true});
+            continue;
+        }
+        const auto started = std::chrono::steady_clock::now();
+        std::vector<SectorKey> children;
+        for (const SectorKey& k : unit)
+            for (const SectorKey& s : graph.successors.at(k))
+                if (std::find(unit.begin(), unit.end(), s) == unit.end()) children.push_back(s);
+        solved.keep_only(children);
+        for (const SectorKey& c : children) solved.load(c);
+
+        UnitSolver solver(v, unit, solved, options.progress);
+        solver.run();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        for (size_t s = 0; s < unit.size(); ++s) {
+            std::vector<Entry> entries = solver.entries(s);
+            write_sector_file(options.directory / sector_file_name(v.name, unit[s]), v.name,
+                              v.rule_hash(), unit[s], entries);
+            SectorReport r{.key = unit[s], .positions = entries.size(), .seconds = seconds};
+            for (Entry e : entries) {
+                Value value = decode(e).value;
+                (value == Value::win ? r.wins : value == Value::loss ? r.losses : r.draws)++;
+            }
+            reports.push_back(r);
+        }
+    }
+    return reports;
+}
+
+uint64_t verify(const Variant& v, const std::filesystem::path& directory,
+                const std::vector<SectorKey>& sectors, bool progress) {
+    const SectorGraph graph = sector_graph(v);
+    const std::vector<SectorKey> keys = sectors.empty() ? graph.sectors : sectors;
+    uint64_t inconsistent = 0;
+    for (const SectorKey& key : keys) {
+        if (!graph.contains(key))
+            throw std::runtime_error("sector " + to_string(key) + " is not a sector of " + v.name);
+        SolvedSectors solved(v, directory);
+        solved.load(key);
+        for (const SectorKey& s : graph.successors.at(key)) solved.load(s);
+        const std::vector<Entry>& stored = solved.entries(key);
+        const SectorIndex& index = sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
+        const Colour side = side_to_move(v, key);
+        Progress bar(v.name + " verify " + to_string(key), index.size(), progress);
+        std::atomic<uint64_t> bad{0};
+        const int chunks = static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
+#pragma omp parallel
+        {
+            std::vector<Turn> turns;
+#pragma omp for schedule(dynamic, 1)
+            for (int chunk = 0; chunk < chunks; ++chunk) {
+                const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
+                const uint32_t last = std::min(first + kBlocksPerChunk, index.block_count());
+                uint64_t visited = 0;
+                index.for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
+                    const Position p = position_of(key, stones, side);
+                    generate_turns(v, p, turns);
+                    Outcome expected;
+                    if (turns.empty()) {
+                        expected = status(v, p) == Status::loss ? Outcome{Value::loss, 0} : Outcome{};
+                    } else {
+                        int best_win = -1, longest_loss = -1;
+                        bool all_wins = true;
+                        for (const Turn& t : turns) {
+                            Outcome o = solved.lookup(apply_turn(v, p, t));
+                            if (o.value == Value::loss && (best_win < 0 || o.plies + 1 < best_win))
+                                best_win = o.plies + 1;
+                            if (o.value != Value::win) all_wins = false;
+                            else longest_loss = std::max(longest_loss, o.plies + 1);
+                        }
+                        if (best_win > 0) expected = {Value::win, best_win};
+                        else if (all_wins) expected = {Value::loss, longest_loss};
+                    }
+                    if (decode(stored[i]) != expected) bad.fetch_add(1, std::memory_order_relaxed);
+                    ++visited;
+                });
+                bar.advance(visited);
+            }
+        }
+        inconsistent += bad.load();
+    }
+    return inconsistent;
+}
+
+}  // namespace morris
