@@ -22,15 +22,6 @@ Progress::~Progress() {
     }
 }
 
-void Progress::relabel(std::string label, uint64_t total) {
-    std::lock_guard lock(mutex_);
-    if (enabled_) print(true), fmt::print(stderr, "\n");
-    label_ = std::move(label);
-    total_ = total;
-    done_ = 0;
-    start_ = last_print_ = std::chrono::steady_clock::now();
-}
-
 void Progress::advance(uint64_t done) {
     done_.fetch_add(done, std::memory_order_relaxed);
     if (!enabled_) return;
@@ -47,9 +38,14 @@ void Progress::print(bool final) {
     uint64_t done = done_.load();
     double rate = seconds > 0 ? done / seconds : 0;
     std::string eta = final ? human_duration(seconds)
-                            : (rate > 0 && total_ > done ? "ETA " + human_duration((total_ - done) / rate)
-                                                         : "");
-    double percent = total_ ? 100.0 * done / total_ : 100.0;
+                  : rate > 0 && total_ > done ? "ETA " + human_duration((total_ - done) / rate)
+                                              : "";
+    if (total_ == 0) {  // an open-ended count
+        fmt::print(stderr, "\r{}: {} {}/s {}   ", label_, human_count(done), human_count(rate),
+                   final ? human_duration(seconds) : "");
+        return;
+    }
+    double percent = 100.0 * done / total_;
     fmt::print(stderr, "\r{}: {:5.1f}% {}/{} {}/s {}   ", label_, percent, human_count(done),
                human_count(total_), human_count(rate), eta);
 }

@@ -12,11 +12,11 @@ namespace morris {
 
 class Progress {
 public:
+    // A total of 0 counts without a percentage or ETA.
     Progress(std::string label, uint64_t total, bool enabled);
     ~Progress();  // ends the line
 
     void advance(uint64_t done);
-    void relabel(std::string label, uint64_t total);
 
 private:
     void print(bool final);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <map>
 
 #include "db/sector_file.hpp"
@@ -84,12 +85,14 @@ struct UnitSector {
     uint64_t offset;  // of its first position in the unit's arrays
 };
 
-// Positions decided at each distance, and win candidates waiting for theirs.
-using Layers = std::vector<std::vector<uint64_t>>;
+// Positions (by their place in the unit, which has fewer than 2^32) decided
+// at each distance, and win candidates waiting for theirs.
+using UnitPosition = uint32_t;
+using Layers = std::vector<std::vector<UnitPosition>>;
 
 void append(Layers& layers, int distance, uint64_t position) {
     if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
-    layers[distance].push_back(position);
+    layers[distance].push_back(static_cast<UnitPosition>(position));
 }
 
 void merge(Layers& into, Layers& from) {
@@ -112,6 +115,8 @@ public:
             offset += index.size();
         }
         size_ = offset;
+        if (size_ > std::numeric_limits<UnitPosition>::max())
+            throw std::runtime_error(label("") + "has too many positions for one unit");
     }
 
     uint64_t size() const { return size_; }
@@ -225,12 +230,10 @@ private:
     // d + 1; a win at d takes one from each predecessor's count of turns not
     // yet known to lead to the opponent's win, and at zero it is lost.
     void propagate() {
-        uint64_t total = 0;
-        for (const auto& layer : decided_) total += layer.size();
-        Progress progress(label("propagation"), total, progress_);
+        Progress progress(label("propagation"), 0, progress_);
         for (size_t d = 0; d < std::max(decided_.size(), candidates_.size()); ++d) {
             if (d < candidates_.size()) {
-                for (uint64_t u : candidates_[d]) {
+                for (UnitPosition u : candidates_[d]) {
                     if (!state::is_decided(state_[u])) {
                         state_[u] = state::decided(static_cast<int>(d));
                         append(decided_, static_cast<int>(d), u);
@@ -239,7 +242,7 @@ private:
                 candidates_[d] = {};
             }
             if (d >= decided_.size()) continue;
-            std::vector<uint64_t> layer = std::move(decided_[d]);
+            std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
 #pragma omp parallel
             {
@@ -249,7 +252,7 @@ private:
 #pragma omp for schedule(dynamic, 256)
                 for (int64_t n = 0; n < static_cast<int64_t>(layer.size()); ++n) {
                     retreat(layer[n], static_cast<int>(d), predecessors, hits, local);
-                    if (n % 4096 == 0) progress.advance(4096);
+                    if (n % 4096 == 4095) progress.advance(4096);
                 }
 #pragma omp critical
                 merge(decided_, local);

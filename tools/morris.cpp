@@ -3,15 +3,19 @@
 #include <fmt/core.h>
 
 #include <exception>
+#include <filesystem>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "db/database.hpp"
 #include "indexing/perfect_hash.hpp"
 #include "solver/perft.hpp"
+#include "solver/probe_turns.hpp"
 #include "solver/rules.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
+#include "tools/render.hpp"
 
 namespace {
 
@@ -118,14 +122,142 @@ int run_verify(const VariantOptions& options, const std::string& directory,
     return bad == 0 ? 0 : 1;
 }
 
-int run_query(const VariantOptions& options, const std::string& directory,
+std::string plies_json(const Outcome& o) {
+    return o.value == Value::draw ? "null" : std::to_string(o.plies);
+}
+
+std::string query_json(const Variant& v, const Position& p, const ProbeResult& r,
+                       const RankedTurns& ranked) {
+    std::string turns;
+    for (const RankedTurn& t : ranked.turns) {
+        turns += fmt::format("{}{{\"turn\": {}, \"value\": \"{}\", \"plies\": {}}}",
+                             turns.empty() ? "" : ", ", json_string(to_string(v, t.turn)),
+                             to_string(t.outcome.value), plies_json(t.outcome));
+    }
+    return fmt::format(
+        "{{\"variant\": {}, \"position\": {}, \"value\": \"{}\", \"plies\": {}, \"turns\": [{}]}}",
+        json_string(v.name), json_string(to_string(v, p)), to_string(r.outcome.value),
+        plies_json(r.outcome), turns);
+}
+
+// Answers one position; returns the error, or "" when it was answered.
+std::string answer(const Database& db, const std::string& text, bool json, bool one_line) {
+    const Variant& v = db.variant();
+    Position p;
+    try {
+        p = parse_position_or_turns(v, text);
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    ProbeResult r = db.probe(p);
+    if (!r.ok()) return r.error;
+    RankedTurns ranked = rank_turns(db, p);
+    if (!ranked.ok()) return ranked.error;
+    if (json) {
+        fmt::print("{}\n", query_json(v, p, r, ranked));
+    } else if (one_line) {
+        fmt::print("{} {} {}\n", to_string(v, p), to_string(r.outcome),
+                   ranked.turns.empty() ? "-" : to_string(v, ranked.turns.front().turn));
+    } else {
+        const char* side = p.side == white ? "white" : "black";
+        fmt::print("{}\n{}  ({}, {} to move, in hand W {} B {})\n\n{} to move: {}\n",
+                   draw_board(v, p), to_string(v, p), v.name, side, p.in_hand[white],
+                   p.in_hand[black], side, to_string(r.outcome));
+        if (!ranked.turns.empty()) fmt::print("\n{:<14} {}\n", "turn", "result for the mover");
+        for (const RankedTurn& t : ranked.turns)
+            fmt::print("{:<14} {}\n", to_string(v, t.turn), to_string(t.outcome));
+    }
+    return "";
+}
+
+int run_query(const VariantOptions& options, const std::string& directory, bool json,
               const std::string& position_text) {
     Variant v = options.resolve();
-    Position p = parse_position_or_turns(v, position_text);
+    if (!std::filesystem::is_directory(directory))
+        throw std::runtime_error(directory + ": no such database directory");
     Database db(directory, v);
-    ProbeResult r = db.probe(p);
-    if (!r.ok()) throw std::runtime_error(r.error);
-    fmt::print("{}\n", to_string(r.outcome));
+    if (position_text != "-") {
+        std::string error = answer(db, position_text, json, false);
+        if (!error.empty()) throw std::runtime_error(error);
+        return 0;
+    }
+    // One answer per input line, errors included, so thousands can be checked in one run.
+    int failures = 0;
+    std::string line;
+    while (std::getline(std::cin, line)) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+        std::string error = answer(db, line, json, true);
+        if (error.empty()) continue;
+        ++failures;
+        if (json)
+            fmt::print("{{\"position\": {}, \"error\": {}}}\n", json_string(line), json_string(error));
+        else
+            fmt::print("error: {}\n", error);
+    }
+    return failures == 0 ? 0 : 1;
+}
+
+struct InfoTotals {
+    uint64_t positions = 0, wins = 0, draws = 0, losses = 0, bytes = 0;
+    int longest_win = -1, longest_loss = -1;
+
+    void add(const SectorFileInfo& i) {
+        positions += i.entries;
+        wins += i.wins;
+        draws += i.draws;
+        losses += i.losses;
+        bytes += i.file_bytes;
+        longest_win = std::max(longest_win, i.longest_win);
+        longest_loss = std::max(longest_loss, i.longest_loss);
+    }
+};
+
+std::string info_row(const std::string& name, const InfoTotals& t, bool json) {
+    double bits = t.positions ? 8.0 * static_cast<double>(t.bytes) / t.positions : 0;
+    if (json)
+        return fmt::format(
+            "{{\"sector\": \"{}\", \"positions\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, "
+            "\"longest_win\": {}, \"longest_loss\": {}, \"bytes\": {}, \"bits_per_position\": {:.4f}}}",
+            name, t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss, t.bytes, bits);
+    return fmt::format("{:<11} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12} {:>8.3f}", name,
+                       t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss,
+                       t.bytes, bits);
+}
+
+int run_info(const VariantOptions& options, const std::string& directory, bool json) {
+    Variant v = options.resolve();
+    if (!std::filesystem::is_directory(directory))
+        throw std::runtime_error(directory + ": no such database directory");
+    SectorGraph graph = sector_graph(v);
+    InfoTotals totals;
+    std::vector<std::string> rows;
+    size_t missing = 0;
+    for (const SectorKey& key : graph.sectors) {
+        auto path = std::filesystem::path(directory) / sector_file_name(v.name, key);
+        if (!std::filesystem::exists(path)) {
+            ++missing;
+            continue;
+        }
+        const SectorFileInfo info = SectorFile::open(path, v.name, v.rule_hash(), key)->info();
+        InfoTotals sector;
+        sector.add(info);
+        rows.push_back(info_row(to_string(key), sector, json));
+        totals.add(info);
+    }
+    if (json) {
+        std::string list;
+        for (const auto& row : rows) list += (list.empty() ? "" : ", ") + row;
+        fmt::print("{{\"variant\": {}, \"sectors\": [{}], \"missing_sectors\": {}, \"total\": {}}}\n",
+                   json_string(v.name), list, missing, info_row("total", totals, true));
+        return 0;
+    }
+    fmt::print("{:<11} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12} {:>8}\n", "sector",
+               "positions", "wins", "draws", "losses", "win", "loss", "bytes", "bits/pos");
+    for (const auto& row : rows) fmt::print("{}\n", row);
+    fmt::print("{}\n", info_row("total", totals, false));
+    if (missing)
+        fmt::print("{} of the variant's {} sectors are not in {}\n", missing, graph.sectors.size(),
+                   directory);
     return 0;
 }
 
@@ -172,11 +304,25 @@ int main(int argc, char** argv) {
     verify_command->add_option("--sectors", verify_sectors, "Comma-separated sectors; default all");
 
     VariantOptions query_variant;
-    std::string query_directory, query_position;
-    auto* query_command = app.add_subcommand("query", "Look up a position's value");
+    std::string query_directory, query_position, query_moves;
+    bool query_json = false;
+    auto* query_command = app.add_subcommand(
+        "query", "A position's value and distance, and every legal turn's, best first");
     query_variant.add_to(query_command);
     query_command->add_option("--db", query_directory, "Database directory")->required();
-    query_command->add_option("position", query_position, "Position or turns")->required();
+    query_command->add_flag("--json", query_json, "One JSON object per position");
+    auto* query_moves_option =
+        query_command->add_option("--moves", query_moves, "Turns from the start");
+    query_command->add_option("position", query_position, "Position, or - to read one per line")
+        ->excludes(query_moves_option);
+
+    VariantOptions info_variant;
+    std::string info_directory;
+    bool info_json = false;
+    auto* info_command = app.add_subcommand("info", "Per sector statistics of a database");
+    info_variant.add_to(info_command);
+    info_command->add_option("--db", info_directory, "Database directory")->required();
+    info_command->add_flag("--json", info_json, "JSON output");
 
     try {
         app.parse(argc, argv);
@@ -185,7 +331,13 @@ int main(int argc, char** argv) {
         if (*sectors_command) return run_sectors(sectors_options);
         if (*solve_command) return run_solve(solve_variant, solve_options, solve_sectors);
         if (*verify_command) return run_verify(verify_variant, verify_directory, verify_sectors);
-        if (*query_command) return run_query(query_variant, query_directory, query_position);
+        if (*query_command) {
+            if (query_moves_option->count()) query_position = query_moves;
+            else if (query_position.empty())
+                throw std::invalid_argument("query needs a position, --moves or -");
+            return run_query(query_variant, query_directory, query_json, query_position);
+        }
+        if (*info_command) return run_info(info_variant, info_directory, info_json);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

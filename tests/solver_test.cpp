@@ -1,0 +1,429 @@
+// Checks solver/solve against a second, deliberately naive solver written
+// here from SPEC §3 and §4 alone: an explicit graph of positions (no symmetry,
+// no colour swap, no un-turns, no sectors) built forwards from root positions
+// with the rules' turn generator (itself checked against a naive one in
+// rules_test), then solved by bounded-horizon minimax iteration:
+//
+//   L_0 = positions that are over and lost for the side to move,
+//   W_k = positions with a successor in L_(k-1),
+//   L_k = L_0 plus positions all of whose successors are in W_(k-1);
+//
+// a win's distance is the least k with the position in W_k, a loss's the least
+// k with it in L_k, and a position in neither for every k is a draw.
+//
+// Where the graph is cut off at a depth (nine's moving sectors are too big to
+// explore whole), the iteration is still sound: a position first seen at depth
+// d of a graph cut at depth K is classified exactly up to horizon K - d, and
+// anything classified beyond that horizon is a true result with at most that
+// distance.
+//
+// The tests named "Slow" are left out of the sanitizer run (scripts/test.sh).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "db/database.hpp"
+#include "db/sector_file.hpp"
+#include "db/value.hpp"
+#include "indexing/position.hpp"
+#include "indexing/sector.hpp"
+#include "indexing/variant.hpp"
+#include "solver/rules.hpp"
+#include "solver/solve.hpp"
+
+using namespace morris;
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// The naive solver.
+
+// A position packed into one number: both boards (at most 24 points each),
+// both hands (at most 12 each) and the side to move.
+uint64_t key_of(const Position& p) {
+    return uint64_t{p.stones[white]} | uint64_t{p.stones[black]} << 24 |
+           uint64_t{p.in_hand[white]} << 48 | uint64_t{p.in_hand[black]} << 53 |
+           uint64_t{p.side} << 58;
+}
+
+// Position key -> dense id: an open-addressing table with linear probing
+// (std::unordered_map works too, but is slow and big at tens of millions).
+class StateTable {
+public:
+    StateTable() { rehash(1 << 16); }
+
+    // The id of `key`, inserting it with id `fresh` if absent; .second says
+    // whether it was inserted.
+    std::pair<uint32_t, bool> insert(uint64_t key, uint32_t fresh) {
+        if ((size_ + 1) * 2 > keys_.size()) rehash(keys_.size() * 2);
+        size_t i = slot(key);
+        if (keys_[i] == key) return {ids_[i], false};
+        keys_[i] = key;
+        ids_[i] = fresh;
+        ++size_;
+        return {fresh, true};
+    }
+
+    std::optional<uint32_t> find(uint64_t key) const {
+        size_t i = slot(key);
+        if (keys_[i] == key) return ids_[i];
+        return std::nullopt;
+    }
+
+private:
+    static constexpr uint64_t kEmpty = ~uint64_t{0};  // no position has this key
+
+    static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+        x ^= x >> 30;
+        x *= 0xbf58476d1ce4e5b9ull;
+        x ^= x >> 27;
+        x *= 0x94d049bb133111ebull;
+        return x ^ (x >> 31);
+    }
+
+    size_t slot(uint64_t key) const {
+        size_t mask = keys_.size() - 1;
+        size_t i = mix(key) & mask;
+        while (keys_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask;
+        return i;
+    }
+
+    void rehash(size_t capacity) {
+        std::vector<uint64_t> old_keys(capacity, kEmpty);
+        std::vector<uint32_t> old_ids(capacity);
+        old_keys.swap(keys_);
+        old_ids.swap(ids_);
+        for (size_t i = 0; i < old_keys.size(); ++i) {
+            if (old_keys[i] == kEmpty) continue;
+            size_t j = slot(old_keys[i]);
+            keys_[j] = old_keys[i];
+            ids_[j] = old_ids[i];
+        }
+    }
+
+    std::vector<uint64_t> keys_;
+    std::vector<uint32_t> ids_;
+    size_t size_ = 0;
+};
+
+// Outcomes the caller already knows exactly (from an earlier naive solve);
+// such positions are leaves of the graph.
+using KnownOutcomes = std::function<std::optional<Outcome>(const Position&)>;
+
+constexpr uint32_t kUnlimited = UINT32_MAX;
+
+class NaiveSolver {
+public:
+    explicit NaiveSolver(const Variant& variant) : variant_(variant) {}
+
+    // Adds every position reachable from `roots` in fewer than `max_depth`
+    // turns, and the turns between them; positions at depth `max_depth` are
+    // seen but not expanded. Positions `known` answers for are not expanded.
+    void explore(const std::vector<Position>& roots, uint32_t max_depth = kUnlimited,
+                 const KnownOutcomes& known = {}) {
+        max_depth_ = max_depth;
+        auto add = [&](const Position& p, uint32_t depth) {
+            auto [id, inserted] = table_.insert(key_of(p), static_cast<uint32_t>(states_.size()));
+            if (inserted) {
+                states_.push_back(p);
+                depth_.push_back(depth);
+            }
+            return id;
+        };
+        for (const Position& root : roots) add(root, 0);
+        first_.assign(1, 0);
+        std::vector<Turn> turns;
+        for (size_t i = 0; i < states_.size(); ++i) {  // breadth first: ids grow with depth
+            const Position p = states_[i];  // a copy: add() may grow states_
+            Kind kind = Kind::expanded;
+            Outcome outcome;
+            std::optional<Outcome> given;
+            switch (status(variant_, p)) {
+            case Status::loss: kind = Kind::over, outcome = {Value::loss, 0}; break;
+            case Status::draw: kind = Kind::over, outcome = {Value::draw, -1}; break;
+            case Status::playing:
+                if (known && (given = known(p))) {
+                    kind = Kind::known, outcome = *given;
+                } else if (depth_[i] >= max_depth) {
+                    kind = Kind::frontier;
+                } else {
+                    generate_turns(variant_, p, turns);
+                    for (const Turn& t : turns)
+                        successors_.push_back(add(apply_turn(variant_, p, t), depth_[i] + 1));
+                }
+                break;
+            }
+            kind_.push_back(kind);
+            value_.push_back(kind == Kind::expanded || kind == Kind::frontier ? kUndecided
+                                                                              : static_cast<int8_t>(outcome.value));
+            plies_.push_back(outcome.plies);
+            first_.push_back(successors_.size());
+        }
+    }
+
+    // Bounded-horizon minimax, k = 1, 2, ... until nothing changes (and every
+    // known leaf's distance has been passed). Each step reads only results of
+    // earlier steps.
+    void solve() {
+        int longest_known = 0;
+        std::vector<uint32_t> open;
+        for (uint32_t i = 0; i < states_.size(); ++i) {
+            if (kind_[i] == Kind::expanded) open.push_back(i);
+            if (kind_[i] == Kind::known) longest_known = std::max(longest_known, plies_[i]);
+        }
+        std::vector<int8_t> verdict;
+        for (int k = 1;; ++k) {
+            verdict.assign(open.size(), kUndecided);
+#pragma omp parallel for schedule(dynamic, 1024)
+            for (size_t j = 0; j < open.size(); ++j) {
+                uint32_t i = open[j];
+                bool some_loss = false, all_wins = true;
+                for (uint64_t e = first_[i]; e < first_[i + 1]; ++e) {
+                    uint32_t s = successors_[e];
+                    bool settled = value_[s] != kUndecided && value_[s] != kDraw && plies_[s] < k;
+                    if (settled && value_[s] == kLoss) {
+                        some_loss = true;
+                        break;
+                    }
+                    if (!settled || value_[s] != kWin) all_wins = false;
+                }
+                // An expanded position has a legal turn, so all_wins is not vacuous.
+                if (some_loss) verdict[j] = kWin;
+                else if (all_wins) verdict[j] = kLoss;
+            }
+            std::vector<uint32_t> still_open;
+            bool changed = false;
+            for (size_t j = 0; j < open.size(); ++j) {
+                if (verdict[j] == kUndecided) {
+                    still_open.push_back(open[j]);
+                } else {
+                    value_[open[j]] = verdict[j];
+                    plies_[open[j]] = k;
+                    changed = true;
+                }
+            }
+            open.swap(still_open);
+            passes_ = k;
+            if (!changed && k > longest_known) break;
+        }
+    }
+
+    void drop_turns() {
+        std::vector<uint32_t>().swap(successors_);
+        std::vector<uint64_t>().swap(first_);
+    }
+
+    size_t size() const { return states_.size(); }
+    size_t turns() const { return successors_.size(); }
+    int passes() const { return passes_; }
+    const Position& position(size_t i) const { return states_[i]; }
+    uint32_t depth(size_t i) const { return depth_[i]; }
+    std::optional<uint32_t> find(const Position& p) const { return table_.find(key_of(p)); }
+
+    // Whether the iteration decided position i (always, for draws of a
+    // graph explored without cut-offs or leaves whose outcome was given).
+    bool decided(size_t i) const { return value_[i] != kUndecided || exact_draws(); }
+    // The result for position i: an undecided position is a draw when the
+    // graph is complete.
+    Outcome outcome(size_t i) const {
+        if (value_[i] == kUndecided) return {};
+        return {static_cast<Value>(value_[i]), plies_[i]};
+    }
+    // Up to how many plies position i's classification is exact.
+    int horizon(size_t i) const {
+        if (exact_draws() || kind_[i] == Kind::known || kind_[i] == Kind::over) return INT_MAX;
+        return static_cast<int>(max_depth_ - depth_[i]);
+    }
+
+private:
+    enum class Kind : uint8_t { expanded, over, known, frontier };
+    static constexpr int8_t kLoss = static_cast<int8_t>(Value::loss);
+    static constexpr int8_t kDraw = static_cast<int8_t>(Value::draw);
+    static constexpr int8_t kWin = static_cast<int8_t>(Value::win);
+    static constexpr int8_t kUndecided = -1;
+
+    bool exact_draws() const { return max_depth_ == kUnlimited; }
+
+    const Variant& variant_;
+    uint32_t max_depth_ = kUnlimited;
+    StateTable table_;
+    std::vector<Position> states_;
+    std::vector<uint32_t> depth_;
+    std::vector<Kind> kind_;
+    std::vector<int8_t> value_;
+    std::vector<int> plies_;
+    std::vector<uint64_t> first_;  // turns of state i: successors_[first_[i] .. first_[i+1])
+    std::vector<uint32_t> successors_;
+    int passes_ = 0;
+};
+
+// Compares every position of the naive graph with the database: exactly up to
+// each position's horizon, and beyond it as far as the naive result goes.
+// Returns the number of positions compared; failures name the position.
+size_t compare_with_database(const Variant& v, const NaiveSolver& naive, const Database& db,
+                             const std::string& what) {
+    size_t mismatches = 0;
+    auto report = [&](size_t i, const ProbeResult& r, const std::string& expected) {
+        if (++mismatches <= 20)
+            ADD_FAILURE() << what << ": " << to_string(v, naive.position(i)) << ": naive solver says "
+                          << expected << ", database says "
+                          << (r.ok() ? to_string(r.outcome) : "error: " + r.error);
+    };
+    for (size_t i = 0; i < naive.size(); ++i) {
+        ProbeResult r = db.probe(naive.position(i));
+        Outcome n = naive.outcome(i);
+        int horizon = naive.horizon(i);
+        if (!r.ok()) {
+            report(i, r, naive.decided(i) ? to_string(n) : "(undecided)");
+        } else if (naive.decided(i) && (n.value == Value::draw || n.plies <= horizon)) {
+            if (r.outcome != n) report(i, r, to_string(n));
+        } else if (naive.decided(i)) {
+            // Found beyond the horizon: a true result, the true distance at most
+            // this and beyond the horizon.
+            if (r.outcome.value != n.value || r.outcome.plies > n.plies || r.outcome.plies <= horizon)
+                report(i, r, to_string(n) + " or shorter but longer than " + std::to_string(horizon));
+        } else if (r.outcome.value != Value::draw && r.outcome.plies <= horizon) {
+            report(i, r, "draw or longer than " + std::to_string(horizon) + " plies");
+        }
+    }
+    EXPECT_EQ(mismatches, 0u) << what;
+    return naive.size();
+}
+
+// ---------------------------------------------------------------------------
+// Helpers.
+
+// A fresh directory under the system's temporary directory, removed at the end.
+class TempDir {
+public:
+    explicit TempDir(const std::string& name) {
+        std::random_device rd;
+        path_ = fs::temp_directory_path() /
+                ("morris-solver-test-" + name + "-" + std::to_string(rd()) + std::to_string(rd()));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+std::vector<SectorReport> solve_into(const Variant& v, const fs::path& dir, int threads,
+                                     std::vector<SectorKey> targets = {}) {
+    SolveOptions options;
+    options.directory = dir;
+    options.threads = threads;
+    options.targets = std::move(targets);
+    options.progress = false;
+    return solve(v, options);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string file_bytes(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// File name -> contents of every file in a directory.
+std::map<std::string, std::string> directory_bytes(const fs::path& dir) {
+    std::map<std::string, std::string> files;
+    for (const auto& entry : fs::directory_iterator(dir))
+        if (entry.is_regular_file()) files[entry.path().filename().string()] = file_bytes(entry.path());
+    return files;
+}
+
+// Calls f on every subset of `points` with exactly `k` members.
+template <class F>
+void for_each_subset(Bitboard points, int k, Bitboard chosen, const F& f) {
+    if (k == 0) return f(chosen);
+    if (std::popcount(points) < k) return;
+    Bitboard lowest = points & -points;
+    for_each_subset(points & ~lowest, k - 1, chosen | lowest, f);
+    for_each_subset(points & ~lowest, k, chosen, f);
+}
+
+// Every position of the board with these stones on it, none in hand, either side to move.
+std::vector<Position> all_positions(const Variant& v, int whites, int blacks) {
+    std::vector<Position> out;
+    Bitboard all = v.board->all();
+    for_each_subset(all, whites, 0, [&](Bitboard w) {
+        for_each_subset(all & ~w, blacks, 0, [&](Bitboard b) {
+            for (Colour side : {white, black}) {
+                Position p;
+                p.stones[white] = w;
+                p.stones[black] = b;
+                p.side = side;
+                out.push_back(p);
+            }
+        });
+    });
+    return out;
+}
+
+Position random_position(std::mt19937_64& rng, const Variant& v, int whites, int blacks, Colour side) {
+    std::vector<int> points(v.board->points);
+    for (int i = 0; i < v.board->points; ++i) points[i] = i;
+    std::shuffle(points.begin(), points.end(), rng);
+    Position p;
+    for (int i = 0; i < whites; ++i) p.stones[white] |= 1u << points[i];
+    for (int i = 0; i < blacks; ++i) p.stones[black] |= 1u << points[whites + i];
+    p.side = side;
+    return p;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// a) Five Men's Morris, every position reachable from the start.
+
+TEST(SolverSlow, FiveMatchesNaiveSolverOnEveryReachablePosition) {
+    const Variant v = find_variant("five");
+    TempDir dir("five");
+    auto t0 = std::chrono::steady_clock::now();
+    solve_into(v, dir.path(), 2);
+    double solve_seconds = seconds_since(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    NaiveSolver naive(v);
+    naive.explore({start_position(v)});
+    double explore_seconds = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    naive.solve();
+    double naive_seconds = seconds_since(t0);
+
+    Database db(dir.path(), v);
+    size_t compared = compare_with_database(v, naive, db, "five");
+    EXPECT_GT(compared, 1'000'000u);
+
+    Outcome start = naive.outcome(0);
+    std::cout << "five: " << naive.size() << " reachable positions, " << naive.turns()
+              << " turns, " << naive.passes() << " passes; start position: " << to_string(start)
+              << " (solve " << solve_seconds << " s, naive explore " << explore_seconds
+              << " s, naive solve " << naive_seconds << " s)\n";
+    EXPECT_EQ(db.probe(start_position(v)).outcome, start);
+}
