@@ -69,8 +69,10 @@ ProbeResult Database::probe(const Position& position) const {
             return file(key);
         }();
         if (f.info().entries != index.size())
-            throw DatabaseError(f.info().variant + " sector " + to_string(key) +
-                                ": entry count does not match the index (foreign file)");
+            throw DatabaseError((directory_ / sector_file_name(variant_.name, key)).string() +
+                                ": holds " + std::to_string(f.info().entries) + " entries, sector " +
+                                to_string(key) + " has " + std::to_string(index.size()) +
+                                " (entry count does not match the index: foreign file)");
         const uint32_t b = static_cast<uint32_t>(i / f.info().block_entries);
         Block entries = block(key, b);
         return {decode((*entries)[i - uint64_t{b} * f.info().block_entries]), ""};

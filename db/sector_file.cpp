@@ -1,6 +1,7 @@
 #include "db/sector_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -19,6 +20,11 @@ constexpr size_t kIndexEntryBytes = 16;
 constexpr int kCompressionLevel = 9;
 // No sane sector has more; a larger count means a corrupt or foreign header.
 constexpr uint64_t kMaxEntries = uint64_t{1} << 36;
+// No zstd frame decompresses to more than this many times its size (a 4-byte
+// RLE block makes at most 128 KiB), so a block too small for its entries is
+// corrupt; checking this at open bounds what a forged header can make a read
+// allocate.
+constexpr uint64_t kMaxExpansion = 32768;
 
 // Header field offsets.
 enum : size_t {
@@ -110,6 +116,7 @@ void write_sector_file(const std::filesystem::path& path, const std::string& var
                        uint64_t rule_hash, const SectorKey& key, std::span<const Entry> entries,
                        uint32_t block_entries) {
     if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
+    if (block_entries == 0) fail(path, "block_entries must be positive");
     const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
     std::vector<std::vector<unsigned char>> compressed(blocks);
     std::vector<std::string> errors(blocks);
@@ -178,15 +185,25 @@ void write_sector_file(const std::filesystem::path& path, const std::string& var
         throw;
     }
     ::close(fd);
-    std::filesystem::rename(temporary, path);
+    std::error_code error;
+    std::filesystem::rename(temporary, path, error);
+    if (error) {
+        const std::string why = error.message();
+        std::filesystem::remove(temporary, error);
+        fail(path, "cannot rename " + temporary.string() + " to it: " + why);
+    }
 }
 
 std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& path) {
     std::unique_ptr<SectorFile> file(new SectorFile);
     file->path_ = path;
-    file->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO in the file's place must not hang the open.
+    file->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (file->fd_ < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
-    const auto file_bytes = static_cast<uint64_t>(::lseek(file->fd_, 0, SEEK_END));
+    struct stat status;
+    if (::fstat(file->fd_, &status) != 0) fail(path, std::string("cannot stat: ") + std::strerror(errno));
+    if (!S_ISREG(status.st_mode)) fail(path, "not a regular file");
+    const auto file_bytes = static_cast<uint64_t>(status.st_size);
 
     unsigned char header[kHeaderBytes];
     if (file_bytes < kHeaderBytes) fail(path, "file is truncated (no complete header)");
@@ -231,6 +248,12 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
         uint64_t offset = get<uint64_t>(index.data(), b * kIndexEntryBytes);
         uint64_t size = get<uint64_t>(index.data(), b * kIndexEntryBytes + 8);
         if (offset != expected) fail(path, "block index is inconsistent (corrupt file)");
+        // offset <= file_bytes here, so neither this nor offset + size overflows.
+        if (size > file_bytes - offset) fail(path, "file is truncated (blocks missing)");
+        const uint64_t count = std::min<uint64_t>(info.block_entries,
+                                                  info.entries - uint64_t{b} * info.block_entries);
+        if ((count * 2 + kMaxExpansion - 1) / kMaxExpansion > size)
+            fail(path, "block " + std::to_string(b) + " is too small for its entries (corrupt file)");
         file->block_offsets_[b] = offset;
         expected = offset + size;
     }

@@ -114,7 +114,11 @@ Board make_board(const BoardSpec& spec) {
         for (const auto& name : split(mill, ' ')) set |= 1u << point_of(board, name);
         board.mills.push_back(set);
         for (int p = 0; p < board.points; ++p)
-            if (set >> p & 1) board.mills_through[p].push_back(set);
+            if (set >> p & 1) {
+                if (board.mill_count[p] == Board::kMaxMillsPerPoint)
+                    throw std::logic_error("too many mills through a point of " + board.name);
+                board.mills_through[p][board.mill_count[p]++] = set;
+            }
     }
     board.symmetries = symmetries_of(board, spec);
     return board;

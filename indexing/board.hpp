@@ -25,7 +25,11 @@ struct Board {
     std::vector<std::string> point_names;  // canonical order
     std::array<Bitboard, kMaxPoints> neighbours{};
     std::vector<Bitboard> mills;                        // each a 3-point set
-    std::array<std::vector<Bitboard>, kMaxPoints> mills_through{};  // per point
+    // The mills through each point, in fixed arrays (the turn generator's
+    // innermost loop reads them); a point lies on at most six mills (b17's centre).
+    static constexpr int kMaxMillsPerPoint = 6;
+    std::array<std::array<Bitboard, kMaxMillsPerPoint>, kMaxPoints> mills_through{};
+    std::array<uint8_t, kMaxPoints> mill_count{};
     std::vector<Permutation> symmetries;  // the identity first
 
     Bitboard all() const { return points == 32 ? ~0u : (1u << points) - 1; }

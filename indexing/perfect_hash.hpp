@@ -91,6 +91,9 @@ public:
     void index_many(std::span<const Stones> stones, std::span<uint64_t> indices) const;
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
+    // Starts loading what index(stones) will read first, for callers that
+    // work through a batch of positions.
+    void prefetch(Stones stones) const { __builtin_prefetch(classes_->class_entry(stones.mover)); }
     // How many symmetries map the position at `index` to itself.
     int stabiliser_size(uint64_t index) const;
     // The one image of `stones` under the symmetries that the index stands for.

@@ -7,60 +7,8 @@
 namespace morris {
 namespace {
 
-bool can_fly(const Variant& v, const Position& p, Colour c) {
-    return v.rules.flying == Flying::at_three && p.total(c) == 3;
-}
+using namespace turn_generation;
 
-bool may_place(const Position& p) { return p.in_hand[p.side] > 0; }
-
-bool may_move(const Variant& v, const Position& p) {
-    if (p.in_hand[p.side] == 0) return true;
-    return v.rules.placement == Placement::place_or_move && p.stones[p.side] != 0;
-}
-
-// Destinations of a stone of the side to move standing on `from`.
-Bitboard destinations(const Variant& v, const Position& p, int from) {
-    Bitboard empty = v.board->all() & ~p.occupied();
-    return can_fly(v, p, p.side) ? empty : v.board->neighbours[from] & empty;
-}
-
-int mills_closed(const Board& board, Bitboard own_after, int to) {
-    int closed = 0;
-    for (Bitboard mill : board.mills_through[to]) closed += (own_after & mill) == mill;
-    return closed;
-}
-
-// Appends `turn` once per removal choice its closed mills allow.
-void add_with_removals(const Variant& v, const Position& p, Turn turn, int closed,
-                       std::vector<Turn>& turns) {
-    Bitboard first_choices = closed ? removable(v, p.stones[p.other()]) : 0;
-    if (!first_choices) {
-        turns.push_back(turn);
-        return;
-    }
-    bool two = closed >= 2 && v.rules.double_mill == DoubleMill::two;
-    for (Bitboard r1s = first_choices; r1s; r1s &= r1s - 1) {
-        int r1 = std::countr_zero(r1s);
-        turn.removed[0] = static_cast<int8_t>(r1);
-        turn.removed[1] = -1;
-        Bitboard left = p.stones[p.other()] & ~(1u << r1);
-        Bitboard second_choices = two ? removable(v, left) : 0;
-        if (!second_choices) {
-            turns.push_back(turn);
-            continue;
-        }
-        for (Bitboard r2s = second_choices; r2s; r2s &= r2s - 1) {
-            int r2 = std::countr_zero(r2s);
-            // The same two stones taken in the other order is the same turn;
-            // keep the order with the lower point first when both are legal.
-            Bitboard left_reversed = p.stones[p.other()] & ~(1u << r2);
-            if (r2 < r1 && (first_choices >> r2 & 1) && (removable(v, left_reversed) >> r1 & 1))
-                continue;
-            turn.removed[1] = static_cast<int8_t>(r2);
-            turns.push_back(turn);
-        }
-    }
-}
 
 bool has_turn(const Variant& v, const Position& p) {
     Bitboard empty = v.board->all() & ~p.occupied();
@@ -112,28 +60,7 @@ Status status(const Variant& v, const Position& p) {
 
 void generate_turns(const Variant& v, const Position& p, std::vector<Turn>& turns) {
     turns.clear();
-    if (status(v, p) != Status::playing) return;
-    const Board& board = *v.board;
-    Bitboard own = p.stones[p.side];
-    Bitboard empty = board.all() & ~p.occupied();
-    if (may_place(p)) {
-        for (Bitboard to = empty; to; to &= to - 1) {
-            int t = std::countr_zero(to);
-            Turn turn{.to = static_cast<int8_t>(t)};
-            add_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), turns);
-        }
-    }
-    if (may_move(v, p)) {
-        for (Bitboard from = own; from; from &= from - 1) {
-            int f = std::countr_zero(from);
-            for (Bitboard to = destinations(v, p, f); to; to &= to - 1) {
-                int t = std::countr_zero(to);
-                Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};
-                Bitboard after = (own & ~(1u << f)) | 1u << t;
-                add_with_removals(v, p, turn, mills_closed(board, after, t), turns);
-            }
-        }
-    }
+    for_each_turn(v, p, [&](const Turn& t) { turns.push_back(t); });
 }
 
 Position apply_turn(const Variant&, const Position& p, const Turn& t) {

@@ -2,6 +2,7 @@
 // for the retrograde solver, the predecessors by turns that remove nothing.
 #pragma once
 
+#include <bit>
 #include <string_view>
 #include <vector>
 
@@ -20,6 +21,11 @@ enum class Status {
 // All legal turns, each removal choice its own turn. Cleared first.
 void generate_turns(const Variant& variant, const Position& position, std::vector<Turn>& turns);
 
+// Calls visit(turn) for each legal turn, in generate_turns' order, without
+// collecting them: what the solver's hot loop uses.
+template <typename Visit>
+void for_each_turn(const Variant& variant, const Position& position, Visit&& visit);
+
 Status status(const Variant& variant, const Position& position);
 
 // The position after a turn; the turn must be legal.
@@ -33,6 +39,115 @@ void generate_unturns(const Variant& variant, const Position& position,
 // The opponent stones the side to move may remove from `position` after
 // closing a mill, under the variant's removal rule.
 Bitboard removable(const Variant& variant, Bitboard opponent_stones);
+
+namespace turn_generation {
+
+inline bool can_fly(const Variant& v, const Position& p, Colour c) {
+    return v.rules.flying == Flying::at_three && p.total(c) == 3;
+}
+
+inline bool may_place(const Position& p) { return p.in_hand[p.side] > 0; }
+
+inline bool may_move(const Variant& v, const Position& p) {
+    if (p.in_hand[p.side] == 0) return true;
+    return v.rules.placement == Placement::place_or_move && p.stones[p.side] != 0;
+}
+
+// Destinations of a stone of the side to move standing on `from`.
+inline Bitboard destinations(const Variant& v, const Position& p, int from) {
+    Bitboard empty = v.board->all() & ~p.occupied();
+    return can_fly(v, p, p.side) ? empty : v.board->neighbours[from] & empty;
+}
+
+inline int mills_closed(const Board& board, Bitboard own_after, int to) {
+    int closed = 0;
+    for (int m = 0; m < board.mill_count[to]; ++m) {
+        const Bitboard mill = board.mills_through[to][m];
+        closed += (own_after & mill) == mill;
+    }
+    return closed;
+}
+
+// The opponent's removable stones, worked out on first need only: most
+// positions close no mill.
+class LazyRemovable {
+public:
+    LazyRemovable(const Variant& v, Bitboard theirs) : variant_(v), theirs_(theirs) {}
+    Bitboard get() {
+        if (!known_) choices_ = removable(variant_, theirs_), known_ = true;
+        return choices_;
+    }
+
+private:
+    const Variant& variant_;
+    Bitboard theirs_;
+    Bitboard choices_ = 0;
+    bool known_ = false;
+};
+
+// Visits `turn` once per removal choice its closed mills allow.
+template <typename Visit>
+void visit_with_removals(const Variant& v, const Position& p, Turn turn, int closed,
+                         LazyRemovable& removable_now, Visit& visit) {
+    const Bitboard theirs = p.stones[p.other()];
+    const Bitboard first_choices = closed ? removable_now.get() : 0;
+    if (!first_choices) {
+        visit(turn);
+        return;
+    }
+    const bool two = closed >= 2 && v.rules.double_mill == DoubleMill::two;
+    for (Bitboard r1s = first_choices; r1s; r1s &= r1s - 1) {
+        const int r1 = std::countr_zero(r1s);
+        turn.removed[0] = static_cast<int8_t>(r1);
+        turn.removed[1] = -1;
+        const Bitboard second_choices = two ? removable(v, theirs & ~(1u << r1)) : 0;
+        if (!second_choices) {
+            visit(turn);
+            continue;
+        }
+        for (Bitboard r2s = second_choices; r2s; r2s &= r2s - 1) {
+            const int r2 = std::countr_zero(r2s);
+            // The same two stones taken in the other order is the same turn;
+            // keep the order with the lower point first when both are legal.
+            if (r2 < r1 && (first_choices >> r2 & 1) &&
+                (removable(v, theirs & ~(1u << r2)) >> r1 & 1))
+                continue;
+            turn.removed[1] = static_cast<int8_t>(r2);
+            visit(turn);
+        }
+    }
+}
+
+}  // namespace turn_generation
+
+template <typename Visit>
+void for_each_turn(const Variant& v, const Position& p, Visit&& visit) {
+    using namespace turn_generation;
+    if (p.total(p.side) < 3) return;  // lost already
+    const Board& board = *v.board;
+    const Bitboard own = p.stones[p.side];
+    const Bitboard empty = board.all() & ~p.occupied();
+    LazyRemovable removable_now(v, p.stones[p.other()]);
+    if (may_place(p)) {
+        for (Bitboard to = empty; to; to &= to - 1) {
+            const int t = std::countr_zero(to);
+            const Turn turn{.to = static_cast<int8_t>(t)};
+            visit_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), removable_now,
+                                visit);
+        }
+    }
+    if (may_move(v, p)) {
+        for (Bitboard from = own; from; from &= from - 1) {
+            const int f = std::countr_zero(from);
+            for (Bitboard to = destinations(v, p, f); to; to &= to - 1) {
+                const int t = std::countr_zero(to);
+                const Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};
+                const Bitboard after = (own & ~(1u << f)) | 1u << t;
+                visit_with_removals(v, p, turn, mills_closed(board, after, t), removable_now, visit);
+            }
+        }
+    }
+}
 
 // Parses a position, or a list of turns from the start (each checked for
 // legality). Throws NotationError with one line naming the problem.

@@ -20,46 +20,64 @@ namespace {
 
 // Blocks of the index handed to a thread at a time in the first pass.
 constexpr int kBlocksPerChunk = 4;
+// Decided positions whose predecessors are gathered, prefetched and updated together.
+constexpr size_t kRetreatGroup = 32;
 
-// Solved sectors held in memory, for looking up successors' values.
+// Solved sectors held in memory, for looking up successors' values. A unit
+// has a handful of them: a flat list searched linearly beats a map here.
 class SolvedSectors {
 public:
     SolvedSectors(const Variant& v, std::filesystem::path directory)
         : variant_(v), directory_(std::move(directory)) {}
 
     void load(const SectorKey& key) {
-        if (tables_.count(key)) return;
+        if (find(key)) return;
         auto file = SectorFile::open(directory_ / sector_file_name(variant_.name, key),
                                      variant_.name, variant_.rule_hash(), key);
         const SectorIndex& index =
             sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
         if (file->info().entries != index.size())
             throw DatabaseError(to_string(key) + ": entry count does not match the index");
-        tables_[key] = {&index, file->read_all()};
+        tables_.push_back({key, &index, file->read_all()});
     }
     void keep_only(const std::vector<SectorKey>& keys) {
-        std::erase_if(tables_, [&](const auto& entry) {
-            return std::find(keys.begin(), keys.end(), entry.first) == keys.end();
+        std::erase_if(tables_, [&](const Table& t) {
+            return std::find(keys.begin(), keys.end(), t.key) == keys.end();
         });
     }
-    const std::vector<Entry>& entries(const SectorKey& key) const { return tables_.at(key).entries; }
+    const std::vector<Entry>& entries(const SectorKey& key) const { return find(key)->entries; }
 
-    // The value of a position reached by a turn; a side left with fewer than
-    // three stones has lost.
+    struct Table {
+        SectorKey key;
+        const SectorIndex* index = nullptr;
+        std::vector<Entry> entries;
+    };
+
+    // The table holding a position reached by a turn (whose side to move has
+    // at least three stones: with fewer it has lost and is in no table).
+    const Table& table_of(const Position& p) const {
+        const SectorKey key = sector_of(p);
+        const Table* t = find(key);
+        if (!t) throw std::logic_error("successor sector " + to_string(key) + " is not loaded");
+        return *t;
+    }
+
     Outcome lookup(const Position& p) const {
         if (p.total(p.side) < 3) return {Value::loss, 0};
-        const Table& t = tables_.at(sector_of(p));
+        const Table& t = table_of(p);
         return decode(t.entries[t.index->index(stones_of(p))]);
     }
 
 private:
-    struct Table {
-        const SectorIndex* index = nullptr;
-        std::vector<Entry> entries;
-    };
+    const Table* find(const SectorKey& key) const {
+        for (const Table& t : tables_)
+            if (t.key == key) return &t;
+        return nullptr;
+    }
+
     const Variant& variant_;
     std::filesystem::path directory_;
-    std::map<SectorKey, Table> tables_;
+    std::vector<Table> tables_;
 };
 
 // The values a unit's positions carry while it is solved, 16 bits each:
@@ -148,6 +166,42 @@ private:
         return -1;
     }
 
+    // What one position's turns into solved sectors say, folded as they come.
+    struct Summary {
+        int turns = 0, internal = 0, best_win = -1, floor = 0;
+        bool cannot_lose = false;
+
+        void add(Outcome after) {
+            if (after.value == Value::loss) {
+                if (best_win < 0 || after.plies + 1 < best_win) best_win = after.plies + 1;
+            } else if (after.value == Value::draw) {
+                cannot_lose = true;
+            } else {
+                floor = std::max(floor, after.plies + 1);
+            }
+        }
+    };
+
+    // A turn into a solved sector, waiting in a batch for its value.
+    struct Lookup {
+        uint32_t position;  // in the batch
+        const SolvedSectors::Table* table;
+        Stones stones;
+        uint64_t index;
+    };
+
+    // Positions settled together, so that the successors' lookups, which
+    // miss the cache, can be prefetched and overlap.
+    struct Batch {
+        static constexpr size_t kSize = 64;
+        size_t count = 0;
+        uint64_t unit_position[kSize];
+        Position position[kSize];
+        Summary summary[kSize];
+        std::vector<Lookup> lookups;
+        Layers decided, candidates;
+    };
+
     // Counts each position's turns inside the unit and settles what its
     // turns into solved sectors decide.
     void first_pass() {
@@ -157,72 +211,87 @@ private:
                                                 kBlocksPerChunk);
 #pragma omp parallel
             {
-                Layers local_decided, local_candidates;
-                std::vector<Turn> turns;
+                Batch batch;
 #pragma omp for schedule(dynamic, 1)
                 for (int chunk = 0; chunk < chunks; ++chunk) {
                     const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
                     const uint32_t last = std::min(first + kBlocksPerChunk, sector.index->block_count());
                     uint64_t visited = 0;
                     sector.index->for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
-                        settle(sector, sector.offset + i, position_of(sector.key, stones, sector.side),
-                               turns, local_decided, local_candidates);
+                        batch.unit_position[batch.count] = sector.offset + i;
+                        batch.position[batch.count] = position_of(sector.key, stones, sector.side);
+                        if (++batch.count == Batch::kSize) settle(batch);
                         ++visited;
                     });
+                    settle(batch);
                     progress.advance(visited);
                 }
 #pragma omp critical
                 {
-                    merge(decided_, local_decided);
-                    merge(candidates_, local_candidates);
+                    merge(decided_, batch.decided);
+                    merge(candidates_, batch.candidates);
                 }
             }
         }
     }
 
-    void settle(const UnitSector& sector, uint64_t u, const Position& p, std::vector<Turn>& turns,
-                Layers& decided, Layers& candidates) {
-        generate_turns(variant_, p, turns);
-        if (turns.empty()) {
+    void settle(Batch& batch) {
+        batch.lookups.clear();
+        for (uint32_t k = 0; k < batch.count; ++k) {
+            const Position& p = batch.position[k];
+            Summary& summary = batch.summary[k];
+            summary = {};
+            for_each_turn(variant_, p, [&](const Turn& t) {
+                ++summary.turns;
+                if (t.removals() == 0 && !t.is_placement()) {
+                    ++summary.internal;
+                    return;
+                }
+                const Position after = apply_turn(variant_, p, t);
+                if (after.total(after.side) < 3) {
+                    summary.add({Value::loss, 0});
+                    return;
+                }
+                const auto& table = solved_.table_of(after);
+                batch.lookups.push_back({k, &table, stones_of(after), 0});
+                table.index->prefetch(batch.lookups.back().stones);
+            });
+        }
+        for (Lookup& l : batch.lookups) {
+            l.index = l.table->index->index(l.stones);
+            __builtin_prefetch(&l.table->entries[l.index]);
+        }
+        for (const Lookup& l : batch.lookups)
+            batch.summary[l.position].add(decode(l.table->entries[l.index]));
+        for (uint32_t k = 0; k < batch.count; ++k)
+            conclude(batch.unit_position[k], batch.position[k], batch.summary[k], batch);
+        batch.count = 0;
+    }
+
+    void conclude(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
+        if (s.turns == 0) {
             if (status(variant_, p) == Status::loss) {
                 state_[u] = state::decided(0);
-                append(decided, 0, u);
+                append(batch.decided, 0, u);
             } else {
                 state_[u] = state::kCannotLose;  // a draw by the full-board rule
             }
             return;
         }
-        (void)sector;
-        int internal = 0, best_win = -1, floor = 0;
-        bool cannot_lose = false;
-        for (const Turn& t : turns) {
-            if (t.removals() == 0 && !t.is_placement()) {
-                ++internal;
-                continue;
-            }
-            Outcome o = solved_.lookup(apply_turn(variant_, p, t));
-            if (o.value == Value::loss) {
-                if (best_win < 0 || o.plies + 1 < best_win) best_win = o.plies + 1;
-            } else if (o.value == Value::draw) {
-                cannot_lose = true;
-            } else {
-                floor = std::max(floor, o.plies + 1);
-            }
-        }
-        counter_[u] = static_cast<uint8_t>(internal);
-        if (best_win == 1) {  // no win is shorter: settled now
+        counter_[u] = static_cast<uint8_t>(s.internal);
+        if (s.best_win == 1) {  // no win is shorter: settled now
             state_[u] = state::decided(1);
-            append(decided, 1, u);
-        } else if (best_win > 0) {
+            append(batch.decided, 1, u);
+        } else if (s.best_win > 0) {
             state_[u] = state::kCannotLose;
-            append(candidates, best_win, u);
-        } else if (cannot_lose) {
+            append(batch.candidates, s.best_win, u);
+        } else if (s.cannot_lose) {
             state_[u] = state::kCannotLose;
-        } else if (internal == 0) {
-            state_[u] = state::decided(floor);
-            append(decided, floor, u);
+        } else if (s.internal == 0) {
+            state_[u] = state::decided(s.floor);
+            append(batch.decided, s.floor, u);
         } else {
-            state_[u] = static_cast<uint16_t>(floor);
+            state_[u] = static_cast<uint16_t>(s.floor);
         }
     }
 
@@ -244,15 +313,28 @@ private:
             if (d >= decided_.size()) continue;
             std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
+            const int64_t groups = static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
 #pragma omp parallel
             {
                 Layers local;
                 std::vector<Position> predecessors;
-                std::vector<std::pair<uint64_t, int>> hits;
-#pragma omp for schedule(dynamic, 256)
-                for (int64_t n = 0; n < static_cast<int64_t>(layer.size()); ++n) {
-                    retreat(layer[n], static_cast<int>(d), predecessors, hits, local);
-                    if (n % 4096 == 4095) progress.advance(4096);
+                std::vector<Hit> hits;
+                int q_fixers[kRetreatGroup];
+#pragma omp for schedule(dynamic, 4)
+                for (int64_t g = 0; g < groups; ++g) {
+                    const size_t first = static_cast<size_t>(g) * kRetreatGroup;
+                    const size_t count = std::min(kRetreatGroup, layer.size() - first);
+                    hits.clear();
+                    for (size_t q = 0; q < count; ++q)
+                        q_fixers[q] = collect_predecessors(layer[first + q], static_cast<uint32_t>(q),
+                                                           predecessors, hits);
+                    for (const Hit& h : hits) {
+                        __builtin_prefetch(&state_[h.predecessor]);
+                        __builtin_prefetch(&counter_[h.predecessor]);
+                    }
+                    std::sort(hits.begin(), hits.end());
+                    retreat(hits, q_fixers, static_cast<int>(d), local);
+                    progress.advance(count);
                 }
 #pragma omp critical
                 merge(decided_, local);
@@ -266,26 +348,41 @@ private:
         return sectors_[s];
     }
 
-    void retreat(uint64_t u, int d, std::vector<Position>& predecessors,
-                 std::vector<std::pair<uint64_t, int>>& hits, Layers& decided) {
+    // One predecessor reached by an un-turn from decided position q of a group.
+    struct Hit {
+        uint32_t q;
+        uint64_t predecessor;
+        int sector;
+        auto operator<=>(const Hit&) const = default;
+    };
+
+    // Appends the predecessors inside the unit of decided position u; returns
+    // how many symmetries fix u.
+    int collect_predecessors(uint64_t u, uint32_t q_in_group, std::vector<Position>& predecessors,
+                             std::vector<Hit>& hits) const {
         const UnitSector& sector = sector_holding(u);
         const uint64_t i = u - sector.offset;
         const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
         generate_unturns(variant_, q, predecessors);
-        hits.clear();
         for (const Position& p : predecessors) {
             if (p.in_hand[0] != q.in_hand[0] || p.in_hand[1] != q.in_hand[1]) continue;  // a placement
             const int s = sector_of_unit(sector_of(p));
             const UnitSector& from = sectors_[s];
-            hits.emplace_back(from.offset + from.index->index(stones_of(p)), s);
+            hits.push_back({q_in_group, from.offset + from.index->index(stones_of(p)), s});
         }
-        std::sort(hits.begin(), hits.end());
+        return sector.index->stabiliser_size(i);
+    }
+
+    // Applies what the decided positions at distance d say to their
+    // predecessors; `hits` is sorted, so repeats of one pair are adjacent.
+    void retreat(const std::vector<Hit>& hits, const int* q_fixers, int d, Layers& decided) {
         const bool lost = d % 2 == 0;
-        const int q_fixers = sector.index->stabiliser_size(i);
         for (size_t a = 0; a < hits.size();) {
             size_t b = a;
-            while (b < hits.size() && hits[b].first == hits[a].first) ++b;
-            const uint64_t pu = hits[a].first;
+            while (b < hits.size() && hits[b].q == hits[a].q &&
+                   hits[b].predecessor == hits[a].predecessor)
+                ++b;
+            const uint64_t pu = hits[a].predecessor;
             std::atomic_ref<uint16_t> state(state_[pu]);
             uint16_t seen = state.load(std::memory_order_relaxed);
             if (lost) {
@@ -295,10 +392,11 @@ private:
             } else if (!state::is_decided(seen) && !(seen & state::kCannotLose)) {
                 // Un-turns from the representative of Q reach the class of P
                 // (b - a) times; P's turns reach Q's class that many times
-                // scaled by the ratio of their symmetry groups.
-                const UnitSector& from = sectors_[hits[a].second];
+                // scaled by the ratio of their symmetry groups (orbit counting).
+                const UnitSector& from = sectors_[hits[a].sector];
                 const int p_fixers = from.index->stabiliser_size(pu - from.offset);
-                const auto weight = static_cast<uint8_t>((b - a) * p_fixers / q_fixers);
+                const auto weight =
+                    static_cast<uint8_t>((b - a) * p_fixers / q_fixers[hits[a].q]);
                 std::atomic_ref<uint8_t> count(counter_[pu]);
                 if (count.fetch_sub(weight) == weight) {
                     int plies = std::max(d + 1, static_cast<int>(seen & state::kFloorMask));
