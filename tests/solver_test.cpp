@@ -494,21 +494,16 @@ TEST(SolverSlow, NineMovingSectorsMatchNaiveSolver) {
     compare_with_database(v, three, db, "nine 3-3");
 }
 
-TEST(SolverSlow, NineBallExperiment) {
+TEST(SolverSlow, NineHistogram) {
     const Variant v = find_variant("nine");
-    std::mt19937_64 rng(1);
-    for (uint32_t K : {3u, 4u, 5u}) {
-        for (int R : {10, 100}) {
-            std::vector<Position> roots;
-            for (auto [w, b] : {std::pair{4, 3}, std::pair{3, 4}})
-                for (Colour side : {white, black})
-                    for (int r = 0; r < R; ++r) roots.push_back(random_position(rng, v, w, b, side));
-            auto t0 = std::chrono::steady_clock::now();
-            NaiveSolver n(v);
-            n.explore(roots, K);
-            n.solve();
-            std::cout << "K=" << K << " R=" << R << ": " << n.size() << " positions, " << n.turns()
-                      << " turns, " << n.passes() << " passes, " << seconds_since(t0) << " s\n";
-        }
+    TempDir dir("nineh");
+    solve_into(v, dir.path(), 2, {SectorKey{3, 3, 0, 0}, SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+        auto f = SectorFile::open_any(e.path());
+        std::map<int, uint64_t> h;
+        for (Entry x : f->read_all()) h[x == 0 ? -1 : x - 1]++;
+        std::cout << e.path().filename() << ":";
+        for (auto [d, c] : h) std::cout << " " << d << ":" << c;
+        std::cout << "\n";
     }
 }

@@ -12,6 +12,7 @@
 #include "indexing/perfect_hash.hpp"
 #include "solver/perft.hpp"
 #include "solver/probe_turns.hpp"
+#include "solver/prove.hpp"
 #include "solver/rules.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
@@ -261,6 +262,21 @@ int run_info(const VariantOptions& options, const std::string& directory, bool j
     return 0;
 }
 
+int run_prove(const VariantOptions& options, const std::string& directory) {
+    Variant v = options.resolve();
+    if (!std::filesystem::is_directory(directory))
+        throw std::runtime_error(directory + ": no such database directory");
+    Database db(directory, v);
+    ProofReport r = prove(db, true);
+    fmt::print("{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
+               "{} moving-phase leaves probed)\n",
+               v.name, to_string(r.value), r.nodes, r.leaf_probes);
+    fmt::print("{} searched placement positions checked against the database, {} disagree\n",
+               r.checked, r.disagreements);
+    for (const auto& example : r.examples) fmt::print("  {}\n", example);
+    return r.disagreements == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -324,6 +340,13 @@ int main(int argc, char** argv) {
     info_command->add_option("--db", info_directory, "Database directory")->required();
     info_command->add_flag("--json", info_json, "JSON output");
 
+    VariantOptions prove_variant;
+    std::string prove_directory;
+    auto* prove_command = app.add_subcommand(
+        "prove", "Alpha-beta search of the placement phase over the moving-phase database");
+    prove_variant.add_to(prove_command);
+    prove_command->add_option("--db", prove_directory, "Database directory")->required();
+
     try {
         app.parse(argc, argv);
         if (*perft_command) return run_perft(perft_options, depth, perft_position);
@@ -338,6 +361,7 @@ int main(int argc, char** argv) {
             return run_query(query_variant, query_directory, query_json, query_position);
         }
         if (*info_command) return run_info(info_variant, info_directory, info_json);
+        if (*prove_command) return run_prove(prove_variant, prove_directory);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {

@@ -1,0 +1,28 @@
+// An independent proof of a variant's value in Gasser's style: alpha-beta
+// search of the placement phase from the start, with only the moving-phase
+// sectors of a database at its leaves. Along the way every visited position
+// whose placement sector is in the database is checked against the search.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "db/database.hpp"
+
+namespace morris {
+
+struct ProofReport {
+    Value value = Value::draw;  // of the start, for the side to move
+    uint64_t nodes = 0;         // placement positions searched
+    uint64_t leaf_probes = 0;   // moving-phase positions looked up
+    uint64_t checked = 0;       // placement positions compared with the database
+    uint64_t disagreements = 0;
+    std::vector<std::string> examples;  // the first few disagreements
+};
+
+// Throws std::runtime_error for variants whose placement phase has cycles
+// (place-or-move) and DatabaseError for a missing moving-phase sector.
+ProofReport prove(const Database& database, bool progress);
+
+}  // namespace morris
