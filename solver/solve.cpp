@@ -2,12 +2,15 @@
 
 #include <fmt/core.h>
 #include <omp.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <limits>
 #include <map>
+#include <span>
 
 #include "db/sector_file.hpp"
 #include "indexing/perfect_hash.hpp"
@@ -146,11 +149,16 @@ public:
         propagate();
     }
 
-    std::vector<Entry> entries(size_t sector) const {
-        const UnitSector& s = sectors_[sector];
-        std::vector<Entry> result(s.index->size());
-        for (uint64_t i = 0; i < result.size(); ++i) result[i] = state::to_entry(state_[s.offset + i]);
-        return result;
+    // Turns the solved states into stored entries in place (the counters go
+    // first, so the unit's memory only shrinks) and returns each sector's.
+    std::vector<std::span<const Entry>> finish() {
+        counter_ = {};
+        static_assert(sizeof(Entry) == sizeof(state_[0]));
+        for (uint16_t& s : state_) s = state::to_entry(s);
+        std::vector<std::span<const Entry>> spans;
+        for (const UnitSector& s : sectors_)
+            spans.emplace_back(state_.data() + s.offset, s.index->size());
+        return spans;
     }
 
 private:
@@ -422,7 +430,39 @@ bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey
     return std::filesystem::exists(dir / sector_file_name(v.name, key));
 }
 
+uint64_t peak_memory_bytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    constexpr uint64_t kBytesPerKilobyte = 1024;
+    return static_cast<uint64_t>(usage.ru_maxrss) * kBytesPerKilobyte;
+}
+
+uint64_t default_memory_limit() {
+    constexpr uint64_t kPercent = 80;
+    const auto pages = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES));
+    const auto page_size = static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+    return pages * page_size / 100 * kPercent;
+}
+
 }  // namespace
+
+uint64_t unit_memory(const Variant& v, const std::vector<SectorKey>& unit) {
+    const SectorGraph graph = sector_graph(v);
+    auto size = [&](const SectorKey& k) {
+        return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+    };
+    uint64_t bytes = 0;
+    std::vector<SectorKey> children;
+    for (const SectorKey& k : unit) {
+        bytes += 3 * size(k);
+        for (const SectorKey& s : graph.successors.at(k))
+            if (std::find(unit.begin(), unit.end(), s) == unit.end() &&
+                std::find(children.begin(), children.end(), s) == children.end())
+                children.push_back(s);
+    }
+    for (const SectorKey& c : children) bytes += sizeof(Entry) * size(c);
+    return bytes;
+}
 
 std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     if (options.threads > 0) omp_set_num_threads(options.threads);
@@ -433,8 +473,13 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     for (const SectorKey& t : options.targets)
         if (!graph.contains(t))
             throw std::runtime_error("sector " + to_string(t) + " is not a sector of " + v.name);
+    const uint64_t limit = options.memory_limit ? options.memory_limit : default_memory_limit();
 
     std::vector<SectorReport> reports;
+    auto report = [&](const SectorReport& r) {
+        reports.push_back(r);
+        if (options.on_sector) options.on_sector(r);
+    };
     SolvedSectors solved(v, options.directory);
     for (const auto& unit : graph.units) {
         if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
@@ -443,9 +488,13 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
             continue;
         if (std::all_of(unit.begin(), unit.end(),
                         [&](const SectorKey& k) { return written(v, options.directory, k); })) {
-            for (const SectorKey& k : unit) reports.push_back({.key = k, .skipped = true});
+            for (const SectorKey& k : unit) report({.key = k, .skipped = true});
             continue;
         }
+        if (const uint64_t need = unit_memory(v, unit); need > limit)
+            throw std::runtime_error(fmt::format(
+                "sector {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
+                to_string(unit.front()), need / double(1 << 20), limit / double(1 << 20)));
         const auto started = std::chrono::steady_clock::now();
         std::vector<SectorKey> children;
         for (const SectorKey& k : unit)
@@ -456,18 +505,19 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
 
         UnitSolver solver(v, unit, solved, options.progress);
         solver.run();
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const auto entries = solver.finish();
         for (size_t s = 0; s < unit.size(); ++s) {
-            std::vector<Entry> entries = solver.entries(s);
-            write_sector_file(options.directory / sector_file_name(v.name, unit[s]), v.name,
-                              v.rule_hash(), unit[s], entries);
-            SectorReport r{.key = unit[s], .positions = entries.size(), .seconds = seconds};
-            for (Entry e : entries) {
+            const auto path = options.directory / sector_file_name(v.name, unit[s]);
+            write_sector_file(path, v.name, v.rule_hash(), unit[s], entries[s]);
+            SectorReport r{.key = unit[s], .positions = entries[s].size()};
+            for (Entry e : entries[s]) {
                 Value value = decode(e).value;
                 (value == Value::win ? r.wins : value == Value::loss ? r.losses : r.draws)++;
             }
-            reports.push_back(r);
+            r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            r.bytes_on_disk = std::filesystem::file_size(path);
+            r.peak_memory = peak_memory_bytes();
+            report(r);
         }
     }
     return reports;

@@ -13,20 +13,32 @@
 
 namespace morris {
 
+struct SectorReport {
+    SectorKey key;
+    uint64_t positions = 0;
+    uint64_t wins = 0, draws = 0, losses = 0;
+    double seconds = 0;           // for its whole unit
+    uint64_t bytes_on_disk = 0;
+    uint64_t peak_memory = 0;     // of the process so far, bytes
+    bool skipped = false;         // already in the directory
+};
+
 struct SolveOptions {
     std::filesystem::path directory;
     int threads = 0;                 // 0: OpenMP's default
     std::vector<SectorKey> targets;  // empty: every sector of the variant
     bool progress = true;            // a progress line on standard error
+    // A unit whose estimated memory exceeds this is refused before it starts;
+    // 0 means 80% of the machine's memory.
+    uint64_t memory_limit = 0;
+    // Called as each sector is written or found already written.
+    std::function<void(const SectorReport&)> on_sector;
 };
 
-struct SectorReport {
-    SectorKey key;
-    uint64_t positions = 0;
-    uint64_t wins = 0, draws = 0, losses = 0;
-    double seconds = 0;  // for its whole unit
-    bool skipped = false;  // already in the directory
-};
+// Bytes a unit needs while it is solved: 3 per position of the unit (value
+// and turn counter) and 2 per position of the solved sectors it reads, plus
+// 4 per position decided at a distance not yet processed (not estimated here).
+uint64_t unit_memory(const Variant& variant, const std::vector<SectorKey>& unit);
 
 // Solves what `options` asks for, skipping sectors already written, and
 // returns a report per sector. Throws DatabaseError or std::runtime_error.

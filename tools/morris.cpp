@@ -4,6 +4,7 @@
 
 #include <exception>
 #include <filesystem>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -98,19 +99,40 @@ int run_sectors(const VariantOptions& options) {
     return 0;
 }
 
-int run_solve(const VariantOptions& options, SolveOptions solve_options, const std::string& sectors) {
+// "24G", "512M", "1000000": a byte count with an optional binary suffix.
+uint64_t parse_bytes(const std::string& text) {
+    size_t end = 0;
+    double number = 0;
+    try {
+        number = std::stod(text, &end);
+    } catch (const std::exception&) {
+        end = 0;
+    }
+    const std::string suffix = text.substr(end);
+    const int shift = suffix == "" ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+    if (end == 0 || shift < 0 || number <= 0)
+        throw std::invalid_argument("memory limit '" + text + "' is not a size like 20G or 512M");
+    return static_cast<uint64_t>(number * static_cast<double>(uint64_t{1} << shift));
+}
+
+int run_solve(const VariantOptions& options, SolveOptions solve_options, const std::string& sectors,
+              const std::string& memory_limit) {
     Variant v = options.resolve();
     solve_options.targets = parse_sector_list(sectors);
-    auto reports = solve(v, solve_options);
+    if (!memory_limit.empty()) solve_options.memory_limit = parse_bytes(memory_limit);
     size_t skipped = 0;
-    for (const auto& r : reports) {
+    solve_options.on_sector = [&](const SectorReport& r) {
         if (r.skipped) {
             ++skipped;
-            continue;
+            return;
         }
-        fmt::print("{:<11} {:>12} positions  {:>12} wins {:>12} draws {:>12} losses  {:.2f}s\n",
-                   to_string(r.key), r.positions, r.wins, r.draws, r.losses, r.seconds);
-    }
+        fmt::print("{:<11} {:>11} positions {:>11} wins {:>11} draws {:>11} losses {:>8.2f}s "
+                   "{:>7.2f} GiB peak {:>12} bytes\n",
+                   to_string(r.key), r.positions, r.wins, r.draws, r.losses, r.seconds,
+                   r.peak_memory / double(1 << 30), r.bytes_on_disk);
+        std::fflush(stdout);
+    };
+    solve(v, solve_options);
     if (skipped) fmt::print("{} sectors were already solved\n", skipped);
     return 0;
 }
@@ -303,7 +325,7 @@ int main(int argc, char** argv) {
 
     VariantOptions solve_variant;
     SolveOptions solve_options;
-    std::string solve_sectors;
+    std::string solve_sectors, solve_memory;
     auto* solve_command = app.add_subcommand("solve", "Solve a variant into a database directory");
     solve_variant.add_to(solve_command);
     solve_command->add_option("--db", solve_options.directory, "Database directory")->required();
@@ -311,6 +333,8 @@ int main(int argc, char** argv) {
     solve_command->add_option("--sectors", solve_sectors,
                               "Comma-separated sectors (with what they need); default all");
     solve_command->add_flag("!--no-progress", solve_options.progress, "No progress line");
+    solve_command->add_option("--memory-limit", solve_memory,
+                              "Refuse units needing more (e.g. 20G); default 80% of RAM");
 
     VariantOptions verify_variant;
     std::string verify_directory, verify_sectors;
@@ -352,7 +376,7 @@ int main(int argc, char** argv) {
         if (*perft_command) return run_perft(perft_options, depth, perft_position);
         if (*turns_command) return run_turns(turns_options, turns_position);
         if (*sectors_command) return run_sectors(sectors_options);
-        if (*solve_command) return run_solve(solve_variant, solve_options, solve_sectors);
+        if (*solve_command) return run_solve(solve_variant, solve_options, solve_sectors, solve_memory);
         if (*verify_command) return run_verify(verify_variant, verify_directory, verify_sectors);
         if (*query_command) {
             if (query_moves_option->count()) query_position = query_moves;
