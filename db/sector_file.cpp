@@ -120,7 +120,7 @@ void write_sector_file(const std::filesystem::path& path, const std::string& var
     const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
     std::vector<std::vector<unsigned char>> compressed(blocks);
     std::vector<std::string> errors(blocks);
-#pragma omp parallel for schedule(dynamic, 16)
+#pragma omp parallel for schedule(dynamic, 16) if (blocks > 16)
     for (int64_t b = 0; b < static_cast<int64_t>(blocks); ++b) {
         size_t first = static_cast<size_t>(b) * block_entries;
         try {
@@ -300,7 +300,7 @@ void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
 std::vector<Entry> SectorFile::read_all() const {
     std::vector<Entry> all(info_.entries);
     std::vector<std::string> errors(info_.blocks);
-#pragma omp parallel
+#pragma omp parallel if (info_.blocks > 16)
     {
         std::vector<Entry> block;
 #pragma omp for schedule(dynamic, 16)

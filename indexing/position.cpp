@@ -7,15 +7,26 @@
 
 namespace morris {
 
-int Position::on_board(Colour c) const { return std::popcount(stones[c]); }
-
 Position start_position(const Variant& variant) {
     Position p;
     p.in_hand[white] = p.in_hand[black] = static_cast<uint8_t>(variant.stones);
     return p;
 }
 
+bool is_valid(const Variant& v, const Position& p) {
+    if ((p.stones[white] & p.stones[black]) || (p.occupied() & ~v.board->all())) return false;
+    if (p.total(white) > v.stones || p.total(black) > v.stones || p.total(p.other()) < 3)
+        return false;
+    if (v.rules.placement == Placement::place_only) {
+        const bool both_empty = p.in_hand[white] == 0 && p.in_hand[black] == 0;
+        const int expected_black = p.in_hand[white] + (p.side == black ? 1 : 0);
+        if (p.in_hand[black] != expected_black && !both_empty) return false;
+    }
+    return true;
+}
+
 std::string invalid_reason(const Variant& v, const Position& p) {
+    if (is_valid(v, p)) return "";
     const char* names[] = {"white", "black"};
     if (p.stones[white] & p.stones[black]) return "a point holds two stones";
     if (p.occupied() & ~v.board->all()) return "a stone stands off the board";

@@ -1,6 +1,7 @@
 // Positions and turns, and SPEC §5's notation for both.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -20,7 +21,7 @@ struct Position {
 
     Colour other() const { return opponent(side); }
     Bitboard occupied() const { return stones[0] | stones[1]; }
-    int on_board(Colour c) const;
+    int on_board(Colour c) const { return std::popcount(stones[c]); }
     int total(Colour c) const { return on_board(c) + in_hand[c]; }
     bool operator==(const Position&) const = default;
 };
@@ -29,6 +30,8 @@ Position start_position(const Variant& variant);
 
 // Why a position breaks SPEC §5's validity rule, or "" when it is valid.
 std::string invalid_reason(const Variant& variant, const Position& position);
+// The same test without the explanation, for hot loops.
+bool is_valid(const Variant& variant, const Position& position);
 
 // "<board> <side> <white-in-hand> <black-in-hand>".
 std::string to_string(const Variant& variant, const Position& position);

@@ -63,19 +63,8 @@ void generate_turns(const Variant& v, const Position& p, std::vector<Turn>& turn
     for_each_turn(v, p, [&](const Turn& t) { turns.push_back(t); });
 }
 
-Position apply_turn(const Variant&, const Position& p, const Turn& t) {
-    Position next = p;
-    Colour me = p.side;
-    if (t.is_placement()) --next.in_hand[me];
-    else next.stones[me] &= ~(1u << t.from);
-    next.stones[me] |= 1u << t.to;
-    for (int8_t r : t.removed)
-        if (r >= 0) next.stones[p.other()] &= ~(1u << r);
-    next.side = p.other();
-    return next;
-}
-
-void generate_unturns(const Variant& v, const Position& p, std::vector<Position>& predecessors) {
+void generate_unturns(const Variant& v, const Position& p, std::vector<Position>& predecessors,
+                      Unturns kind) {
     predecessors.clear();
     const Board& board = *v.board;
     Colour mover = p.other();
@@ -83,7 +72,7 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
     bool closing_allowed = removable(v, p.stones[p.side]) == 0;
     Bitboard empty = board.all() & ~p.occupied();
     auto keep = [&](const Position& q) {
-        if (q.total(mover) >= 3 && invalid_reason(v, q).empty()) predecessors.push_back(q);
+        if (q.total(mover) >= 3 && is_valid(v, q)) predecessors.push_back(q);
     };
     for (Bitboard tos = p.stones[mover]; tos; tos &= tos - 1) {
         int to = std::countr_zero(tos);
@@ -92,7 +81,7 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
         before.side = mover;
         before.stones[mover] &= ~(1u << to);
         // Un-place: the stone goes back into the hand.
-        if (p.in_hand[mover] < v.stones) {
+        if (kind == Unturns::all && p.in_hand[mover] < v.stones) {
             Position q = before;
             ++q.in_hand[mover];
             keep(q);

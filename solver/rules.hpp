@@ -29,12 +29,27 @@ void for_each_turn(const Variant& variant, const Position& position, Visit&& vis
 Status status(const Variant& variant, const Position& position);
 
 // The position after a turn; the turn must be legal.
-Position apply_turn(const Variant& variant, const Position& position, const Turn& turn);
+inline Position apply_turn(const Variant&, const Position& p, const Turn& t) {
+    Position next = p;
+    const Colour me = p.side;
+    if (t.is_placement()) --next.in_hand[me];
+    else next.stones[me] &= ~(1u << t.from);
+    next.stones[me] |= 1u << t.to;
+    for (int8_t r : t.removed)
+        if (r >= 0) next.stones[p.other()] &= ~(1u << r);
+    next.side = p.other();
+    return next;
+}
+
+enum class Unturns {
+    all,         // un-placements and un-moves
+    moves_only,  // un-moves only: the predecessors with the same hands
+};
 
 // Every position Q whose legal turns include one that removes nothing and
 // leads to `position` (Q valid and not over). Cleared first; no duplicates.
 void generate_unturns(const Variant& variant, const Position& position,
-                      std::vector<Position>& predecessors);
+                      std::vector<Position>& predecessors, Unturns kind = Unturns::all);
 
 // The opponent stones the side to move may remove from `position` after
 // closing a mill, under the variant's removal rule.

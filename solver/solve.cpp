@@ -23,6 +23,9 @@ namespace {
 
 // Blocks of the index handed to a thread at a time in the first pass.
 constexpr int kBlocksPerChunk = 4;
+// Less work than this runs on one thread: starting and joining a team costs
+// more than it saves (seven has hundreds of small sectors and layers).
+constexpr uint64_t kParallelWork = 1 << 14;
 // Decided positions whose predecessors are gathered, prefetched and updated together.
 constexpr size_t kRetreatGroup = 32;
 
@@ -217,7 +220,7 @@ private:
         for (const UnitSector& sector : sectors_) {
             const int chunks = static_cast<int>((sector.index->block_count() + kBlocksPerChunk - 1) /
                                                 kBlocksPerChunk);
-#pragma omp parallel
+#pragma omp parallel if(sector.index->size() >= kParallelWork)
             {
                 Batch batch;
 #pragma omp for schedule(dynamic, 1)
@@ -322,7 +325,7 @@ private:
             std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
             const int64_t groups = static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
-#pragma omp parallel
+#pragma omp parallel if(layer.size() >= kParallelWork)
             {
                 Layers local;
                 std::vector<Position> predecessors;
@@ -371,9 +374,8 @@ private:
         const UnitSector& sector = sector_holding(u);
         const uint64_t i = u - sector.offset;
         const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
-        generate_unturns(variant_, q, predecessors);
+        generate_unturns(variant_, q, predecessors, Unturns::moves_only);
         for (const Position& p : predecessors) {
-            if (p.in_hand[0] != q.in_hand[0] || p.in_hand[1] != q.in_hand[1]) continue;  // a placement
             const int s = sector_of_unit(sector_of(p));
             const UnitSector& from = sectors_[s];
             hits.push_back({q_in_group, from.offset + from.index->index(stones_of(p)), s});
@@ -540,7 +542,7 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
         Progress bar(v.name + " verify " + to_string(key), index.size(), progress);
         std::atomic<uint64_t> bad{0};
         const int chunks = static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
-#pragma omp parallel
+#pragma omp parallel if(index.size() >= kParallelWork)
         {
             std::vector<Turn> turns;
 #pragma omp for schedule(dynamic, 1)
