@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstddef>
+#include <cstdio>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -25,6 +26,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     file_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/morris-sector-file-fuzz-" +
                 std::to_string(::getpid()) + ".mdb";
     omp_set_num_threads(1);  // a team per input would only slow the fuzzer down
+    std::atexit([] { std::remove(file_path.c_str()); });
     return 0;
 }
 

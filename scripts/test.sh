@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the tests: every test in a Release build with warnings as
 # errors (build/), then the tests not named "Slow" in an AddressSanitizer +
-# UndefinedBehaviorSanitizer build (build-asan/). Installs missing packages.
+# UndefinedBehaviorSanitizer build (build-asan/), then each libFuzzer target
+# for 30 seconds (build-fuzz/, see scripts/fuzz.sh). Installs missing packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +15,6 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMORRIS_SANITIZE=ON 
     -DMORRIS_BENCH=OFF
 cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ctest --output-on-failure -j2 -E Slow)
+
+echo "== Fuzzing (libFuzzer, clang++, 30 s per target)"
+scripts/fuzz.sh 30

@@ -534,7 +534,11 @@ protected:
     static void SetUpTestSuite() {
         dir_ = new TempDir("five");
         variant_ = new Variant(find_variant("five"));
-        solve(*variant_, SolveOptions{.directory = dir_->path(), .threads = 2, .targets = {}, .progress = false});
+        SolveOptions options;
+        options.directory = dir_->path();
+        options.threads = 2;
+        options.progress = false;
+        solve(*variant_, options);
         positions_ = new std::vector<Position>(sample_positions(*variant_));
     }
     static void TearDownTestSuite() {
