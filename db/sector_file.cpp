@@ -299,6 +299,14 @@ void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
 
 std::vector<Entry> SectorFile::read_all() const {
     std::vector<Entry> all(info_.entries);
+    read_all(all);
+    return all;
+}
+
+void SectorFile::read_all(std::span<Entry> all) const {
+    if (all.size() != info_.entries)
+        fail(path_, "read into " + std::to_string(all.size()) + " entries, the file has " +
+                        std::to_string(info_.entries));
     std::vector<std::string> errors(info_.blocks);
 #pragma omp parallel if (info_.blocks > 16)
     {
@@ -315,7 +323,6 @@ std::vector<Entry> SectorFile::read_all() const {
     }
     for (const auto& e : errors)
         if (!e.empty()) throw DatabaseError(e);
-    return all;
 }
 
 }  // namespace morris

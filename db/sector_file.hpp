@@ -70,6 +70,7 @@ public:
     // Decompresses block `block` into `out` (resized); throws DatabaseError.
     void read_block(uint32_t block, std::vector<Entry>& out) const;
     std::vector<Entry> read_all() const;
+    void read_all(std::span<Entry> out) const;  // out.size() must be info().entries
 
 private:
     SectorFile() = default;

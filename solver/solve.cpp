@@ -13,6 +13,7 @@
 #include <span>
 
 #include "db/sector_file.hpp"
+#include "indexing/huge_array.hpp"
 #include "indexing/perfect_hash.hpp"
 #include "solver/progress.hpp"
 #include "solver/rules.hpp"
@@ -21,8 +22,11 @@
 namespace morris {
 namespace {
 
-// Blocks of the index handed to a thread at a time in the first pass.
+// Blocks of the index handed to a thread at a time when walking a sector in
+// index order (verify), and opponent classes when walking by opponent (the
+// first pass).
 constexpr int kBlocksPerChunk = 4;
+constexpr uint32_t kClassesPerChunk = 4;
 // Less work than this runs on one thread: starting and joining a team costs
 // more than it saves (seven has hundreds of small sectors and layers).
 constexpr uint64_t kParallelWork = 1 << 14;
@@ -44,19 +48,21 @@ public:
             sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
         if (file->info().entries != index.size())
             throw DatabaseError(to_string(key) + ": entry count does not match the index");
-        tables_.push_back({key, &index, file->read_all()});
+        HugeArray<Entry> entries(index.size());
+        file->read_all(entries);
+        tables_.push_back({key, &index, std::move(entries)});
     }
     void keep_only(const std::vector<SectorKey>& keys) {
         std::erase_if(tables_, [&](const Table& t) {
             return std::find(keys.begin(), keys.end(), t.key) == keys.end();
         });
     }
-    const std::vector<Entry>& entries(const SectorKey& key) const { return find(key)->entries; }
+    const HugeArray<Entry>& entries(const SectorKey& key) const { return find(key)->entries; }
 
     struct Table {
         SectorKey key;
         const SectorIndex* index = nullptr;
-        std::vector<Entry> entries;
+        HugeArray<Entry> entries;
     };
 
     // The table holding a position reached by a turn (whose side to move has
@@ -146,8 +152,8 @@ public:
     uint64_t size() const { return size_; }
 
     void run() {
-        state_.assign(size_, 0);
-        counter_.assign(size_, 0);
+        state_ = HugeArray<uint16_t>(size_);
+        counter_ = HugeArray<uint8_t>(size_);
         first_pass();
         propagate();
     }
@@ -155,7 +161,7 @@ public:
     // Turns the solved states into stored entries in place (the counters go
     // first, so the unit's memory only shrinks) and returns each sector's.
     std::vector<std::span<const Entry>> finish() {
-        counter_ = {};
+        counter_ = HugeArray<uint8_t>();
         static_assert(sizeof(Entry) == sizeof(state_[0]));
         for (uint16_t& s : state_) s = state::to_entry(s);
         std::vector<std::span<const Entry>> spans;
@@ -218,17 +224,17 @@ private:
     void first_pass() {
         Progress progress(label("first pass"), size_, progress_);
         for (const UnitSector& sector : sectors_) {
-            const int chunks = static_cast<int>((sector.index->block_count() + kBlocksPerChunk - 1) /
-                                                kBlocksPerChunk);
+            const uint32_t classes = sector.index->opponent_class_count();
+            const int chunks = static_cast<int>((classes + kClassesPerChunk - 1) / kClassesPerChunk);
 #pragma omp parallel if(sector.index->size() >= kParallelWork)
             {
                 Batch batch;
 #pragma omp for schedule(dynamic, 1)
                 for (int chunk = 0; chunk < chunks; ++chunk) {
-                    const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
-                    const uint32_t last = std::min(first + kBlocksPerChunk, sector.index->block_count());
+                    const uint32_t first = static_cast<uint32_t>(chunk) * kClassesPerChunk;
+                    const uint32_t last = std::min(first + kClassesPerChunk, classes);
                     uint64_t visited = 0;
-                    sector.index->for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
+                    sector.index->for_each_by_opponent(first, last, [&](uint64_t i, Stones stones) {
                         batch.unit_position[batch.count] = sector.offset + i;
                         batch.position[batch.count] = position_of(sector.key, stones, sector.side);
                         if (++batch.count == Batch::kSize) settle(batch);
@@ -330,19 +336,18 @@ private:
                 Layers local;
                 std::vector<Position> predecessors;
                 std::vector<Hit> hits;
+                std::vector<Stones> stones;
                 int q_fixers[kRetreatGroup];
 #pragma omp for schedule(dynamic, 4)
                 for (int64_t g = 0; g < groups; ++g) {
                     const size_t first = static_cast<size_t>(g) * kRetreatGroup;
                     const size_t count = std::min(kRetreatGroup, layer.size() - first);
                     hits.clear();
+                    stones.clear();
                     for (size_t q = 0; q < count; ++q)
                         q_fixers[q] = collect_predecessors(layer[first + q], static_cast<uint32_t>(q),
-                                                           predecessors, hits);
-                    for (const Hit& h : hits) {
-                        __builtin_prefetch(&state_[h.predecessor]);
-                        __builtin_prefetch(&counter_[h.predecessor]);
-                    }
+                                                           predecessors, hits, stones);
+                    index_hits(hits, stones);
                     std::sort(hits.begin(), hits.end());
                     retreat(hits, q_fixers, static_cast<int>(d), local);
                     progress.advance(count);
@@ -367,20 +372,33 @@ private:
         auto operator<=>(const Hit&) const = default;
     };
 
-    // Appends the predecessors inside the unit of decided position u; returns
-    // how many symmetries fix u.
+    // Appends the predecessors inside the unit of decided position u, their
+    // index still to be computed (see index_hits); returns how many
+    // symmetries fix u.
     int collect_predecessors(uint64_t u, uint32_t q_in_group, std::vector<Position>& predecessors,
-                             std::vector<Hit>& hits) const {
+                             std::vector<Hit>& hits, std::vector<Stones>& stones) const {
         const UnitSector& sector = sector_holding(u);
         const uint64_t i = u - sector.offset;
         const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
         generate_unturns(variant_, q, predecessors, Unturns::moves_only);
         for (const Position& p : predecessors) {
             const int s = sector_of_unit(sector_of(p));
-            const UnitSector& from = sectors_[s];
-            hits.push_back({q_in_group, from.offset + from.index->index(stones_of(p)), s});
+            hits.push_back({q_in_group, 0, s});
+            stones.push_back(stones_of(p));
+            sectors_[s].index->prefetch(stones.back());
         }
         return sector.index->stabiliser_size(i);
+    }
+
+    // Indexes the collected predecessors, whose class tables are on their
+    // way into the cache, and starts loading their states.
+    void index_hits(std::vector<Hit>& hits, const std::vector<Stones>& stones) const {
+        for (size_t h = 0; h < hits.size(); ++h) {
+            const UnitSector& from = sectors_[hits[h].sector];
+            hits[h].predecessor = from.offset + from.index->index(stones[h]);
+            __builtin_prefetch(&state_[hits[h].predecessor]);
+            __builtin_prefetch(&counter_[hits[h].predecessor]);
+        }
     }
 
     // Applies what the decided positions at distance d say to their
@@ -423,8 +441,8 @@ private:
     bool progress_;
     std::vector<UnitSector> sectors_;
     uint64_t size_ = 0;
-    std::vector<uint16_t> state_;
-    std::vector<uint8_t> counter_;
+    HugeArray<uint16_t> state_;
+    HugeArray<uint8_t> counter_;
     Layers decided_, candidates_;
 };
 
@@ -536,7 +554,7 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
         SolvedSectors solved(v, directory);
         solved.load(key);
         for (const SectorKey& s : graph.successors.at(key)) solved.load(s);
-        const std::vector<Entry>& stored = solved.entries(key);
+        const HugeArray<Entry>& stored = solved.entries(key);
         const SectorIndex& index = sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
         const Colour side = side_to_move(v, key);
         Progress bar(v.name + " verify " + to_string(key), index.size(), progress);
