@@ -495,6 +495,13 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
             throw std::runtime_error("sector " + to_string(t) + " is not a sector of " + v.name);
     const uint64_t limit = options.memory_limit ? options.memory_limit : default_memory_limit();
 
+    // A killed writer leaves its temporary file behind; it is never read.
+    for (const auto& file : std::filesystem::directory_iterator(options.directory)) {
+        const std::string name = file.path().filename().string();
+        if (name.starts_with(v.name + "_") && name.ends_with(".mdb.tmp"))
+            std::filesystem::remove(file.path());
+    }
+
     std::vector<SectorReport> reports;
     auto report = [&](const SectorReport& r) {
         reports.push_back(r);
