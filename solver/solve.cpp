@@ -348,7 +348,7 @@ private:
                         q_fixers[q] = collect_predecessors(layer[first + q], static_cast<uint32_t>(q),
                                                            predecessors, hits, stones);
                     index_hits(hits, stones);
-                    std::sort(hits.begin(), hits.end());
+                    group_repeats(hits, q_fixers);
                     retreat(hits, q_fixers, static_cast<int>(d), local);
                     progress.advance(count);
                 }
@@ -401,8 +401,21 @@ private:
         }
     }
 
+    // Hits come grouped by decided position. From a position no symmetry
+    // fixes, each hit counts on its own (its weight below is then an integer);
+    // from a symmetric one, repeats of a predecessor must be counted together,
+    // so those groups are sorted to make repeats adjacent.
+    static void group_repeats(std::vector<Hit>& hits, const int* q_fixers) {
+        for (size_t a = 0; a < hits.size();) {
+            size_t b = a;
+            while (b < hits.size() && hits[b].q == hits[a].q) ++b;
+            if (q_fixers[hits[a].q] > 1) std::sort(hits.begin() + a, hits.begin() + b);
+            a = b;
+        }
+    }
+
     // Applies what the decided positions at distance d say to their
-    // predecessors; `hits` is sorted, so repeats of one pair are adjacent.
+    // predecessors; repeats of one pair that must count together are adjacent.
     void retreat(const std::vector<Hit>& hits, const int* q_fixers, int d, Layers& decided) {
         const bool lost = d % 2 == 0;
         for (size_t a = 0; a < hits.size();) {
