@@ -1,0 +1,113 @@
+// How to store a sector: bits per position and decompression speed for each
+// layout, block size and zstd level, measured on real sector files. This is
+// the measurement behind the file format's choices (byte planes, 16,384
+// entries a block, level 9) and the win/draw/loss-only figure.
+//
+//   export MORRIS_BENCH_SECTORS=db/nine_6-6-0-0.mdb,db/nine_6-4-0-0.mdb
+//   build/bin/morris_bench --benchmark_filter=Encoding
+#include <benchmark/benchmark.h>
+#include <zstd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "db/sector_file.hpp"
+
+namespace {
+
+using namespace morris;
+
+enum Layout : int64_t {
+    kInterleaved,  // 16-bit entries as they are in memory
+    kBytePlanes,   // low bytes, then high bytes (the format's choice)
+    kWdlBits,      // win/draw/loss only, four 2-bit values a byte
+};
+
+std::vector<Entry> load_sectors() {
+    std::vector<Entry> all;
+    const char* list = std::getenv("MORRIS_BENCH_SECTORS");
+    if (!list) return all;
+    std::stringstream paths(list);
+    std::string path;
+    while (std::getline(paths, path, ',')) {
+        auto entries = SectorFile::open_any(path)->read_all();
+        all.insert(all.end(), entries.begin(), entries.end());
+    }
+    return all;
+}
+
+const std::vector<Entry>& sectors() {
+    static const std::vector<Entry> all = load_sectors();
+    return all;
+}
+
+std::vector<unsigned char> lay_out(std::span<const Entry> block, Layout layout) {
+    std::vector<unsigned char> bytes;
+    switch (layout) {
+        case kInterleaved:
+            bytes.resize(block.size() * 2);
+            std::memcpy(bytes.data(), block.data(), bytes.size());
+            break;
+        case kBytePlanes:
+            bytes.resize(block.size() * 2);
+            for (size_t i = 0; i < block.size(); ++i) {
+                bytes[i] = static_cast<unsigned char>(block[i] & 0xff);
+                bytes[block.size() + i] = static_cast<unsigned char>(block[i] >> 8);
+            }
+            break;
+        case kWdlBits:
+            bytes.assign((block.size() + 3) / 4, 0);
+            for (size_t i = 0; i < block.size(); ++i) {
+                const Value v = decode(block[i]).value;
+                const unsigned code = v == Value::draw ? 0 : v == Value::win ? 1 : 2;
+                bytes[i / 4] |= static_cast<unsigned char>(code << (2 * (i % 4)));
+            }
+            break;
+    }
+    return bytes;
+}
+
+// Args: layout, entries per block, zstd level.
+void BM_Encoding(benchmark::State& state) {
+    const auto& all = sectors();
+    if (all.empty()) {
+        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+        return;
+    }
+    const auto layout = static_cast<Layout>(state.range(0));
+    const auto block_entries = static_cast<size_t>(state.range(1));
+    const int level = static_cast<int>(state.range(2));
+    std::vector<std::vector<unsigned char>> raw, packed;
+    uint64_t compressed_bytes = 0;
+    for (size_t first = 0; first < all.size(); first += block_entries) {
+        std::span<const Entry> block(all.data() + first, std::min(block_entries, all.size() - first));
+        raw.push_back(lay_out(block, layout));
+        std::vector<unsigned char> out(ZSTD_compressBound(raw.back().size()));
+        out.resize(ZSTD_compress(out.data(), out.size(), raw.back().data(), raw.back().size(), level));
+        compressed_bytes += out.size();
+        packed.push_back(std::move(out));
+    }
+    std::vector<unsigned char> scratch;
+    uint64_t decompressed = 0;
+    for (auto _ : state) {
+        for (size_t b = 0; b < packed.size(); ++b) {
+            scratch.resize(raw[b].size());
+            ZSTD_decompress(scratch.data(), scratch.size(), packed[b].data(), packed[b].size());
+            decompressed += scratch.size();
+        }
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(decompressed));
+    state.counters["bits_per_position"] = 8.0 * compressed_bytes / all.size();
+}
+BENCHMARK(BM_Encoding)
+    ->ArgsProduct({{kInterleaved, kBytePlanes, kWdlBits}, {1 << 12, 1 << 14, 1 << 16}, {3, 9}})
+    ->Args({kBytePlanes, 1 << 14, 19})
+    ->Args({kWdlBits, 1 << 14, 19})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+
+}  // namespace
