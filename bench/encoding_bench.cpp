@@ -84,10 +84,12 @@ void BM_Encoding(benchmark::State& state) {
     std::vector<std::vector<unsigned char>> raw, packed;
     uint64_t compressed_bytes = 0;
     for (size_t first = 0; first < all.size(); first += block_entries) {
-        std::span<const Entry> block(all.data() + first, std::min(block_entries, all.size() - first));
+        std::span<const Entry> block(all.data() + first,
+                                     std::min(block_entries, all.size() - first));
         raw.push_back(lay_out(block, layout));
         std::vector<unsigned char> out(ZSTD_compressBound(raw.back().size()));
-        out.resize(ZSTD_compress(out.data(), out.size(), raw.back().data(), raw.back().size(), level));
+        out.resize(
+            ZSTD_compress(out.data(), out.size(), raw.back().data(), raw.back().size(), level));
         compressed_bytes += out.size();
         packed.push_back(std::move(out));
     }

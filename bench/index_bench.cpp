@@ -62,8 +62,8 @@ void BM_IndexRandomBatch(benchmark::State& state) {
 BENCHMARK(BM_IndexRandomBatch)->Args({8, 8})->Args({9, 9})->Args({9, 8})->Args({3, 9});
 
 void BM_IndexInverseRandom(benchmark::State& state) {
-    const SectorIndex& sector = nine_sector(static_cast<int>(state.range(0)),
-                                            static_cast<int>(state.range(1)));
+    const SectorIndex& sector =
+        nine_sector(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
     std::mt19937_64 rng(2);
     std::vector<uint64_t> samples(kSamples);
     for (auto& s : samples) s = rng() % sector.size();
@@ -79,8 +79,8 @@ BENCHMARK(BM_IndexInverseRandom)->Args({8, 8})->Args({9, 9})->Args({9, 8})->Args
 // Walking a sector in index order, as the solver's first pass does: one
 // iteration walks 256 classes of the mover's stones.
 void BM_IndexEnumerate(benchmark::State& state) {
-    const SectorIndex& sector = nine_sector(static_cast<int>(state.range(0)),
-                                            static_cast<int>(state.range(1)));
+    const SectorIndex& sector =
+        nine_sector(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));
     constexpr uint32_t kBlocks = 256;
     uint32_t first = 0;
     uint64_t visited = 0;

@@ -64,7 +64,8 @@ const BenchDatabase& bench_database() {
             db->variant = find_variant(variant_in(db->directory));
         } else {
             std::random_device rd;
-            db->directory = fs::temp_directory_path() / ("morris-bench-six-" + std::to_string(rd()));
+            db->directory =
+                fs::temp_directory_path() / ("morris-bench-six-" + std::to_string(rd()));
             db->owned = true;
             db->variant = find_variant("six");
             std::cerr << "probe benchmarks: solving six into " << db->directory << "\n";
@@ -106,8 +107,8 @@ std::vector<Position> random_positions(size_t count, uint64_t seed) {
             }
             pick -= s.entries;
         }
-        const SectorIndex& index =
-            sector_index(*db.variant.board, sector->key.mover_on_board, sector->key.opponent_on_board);
+        const SectorIndex& index = sector_index(*db.variant.board, sector->key.mover_on_board,
+                                                sector->key.opponent_on_board);
         if (pick >= index.size()) continue;
         const Stones stones = index.stones_at(pick);
         for (Colour side : {white, black}) {
@@ -200,8 +201,9 @@ BENCHMARK(BM_ProbeThreads)->Threads(1)->Threads(2)->UseRealTime();
 // decompressed bytes (2 per entry).
 void BM_ProbeDecompress(benchmark::State& state) {
     const BenchDatabase& db = bench_database();
-    const auto largest = std::max_element(db.sectors.begin(), db.sectors.end(),
-                                          [](const auto& a, const auto& b) { return a.entries < b.entries; });
+    const auto largest =
+        std::max_element(db.sectors.begin(), db.sectors.end(),
+                         [](const auto& a, const auto& b) { return a.entries < b.entries; });
     const auto file = SectorFile::open_any(largest->path);
     const uint32_t blocks = file->info().blocks;
     std::vector<Entry> out;

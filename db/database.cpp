@@ -6,8 +6,8 @@ namespace morris {
 
 size_t Database::BlockKeyHash::operator()(const BlockKey& k) const {
     uint64_t h = uint64_t{k.sector.mover_on_board} | uint64_t{k.sector.opponent_on_board} << 8 |
-                 uint64_t{k.sector.mover_in_hand} << 16 | uint64_t{k.sector.opponent_in_hand} << 24 |
-                 uint64_t{k.block} << 32;
+                 uint64_t{k.sector.mover_in_hand} << 16 |
+                 uint64_t{k.sector.opponent_in_hand} << 24 | uint64_t{k.block} << 32;
     return std::hash<uint64_t>{}(h * 0x9e3779b97f4a7c15ull);
 }
 
@@ -70,8 +70,9 @@ ProbeResult Database::probe(const Position& position) const {
         }();
         if (f.info().entries != index.size())
             throw DatabaseError((directory_ / sector_file_name(variant_.name, key)).string() +
-                                ": holds " + std::to_string(f.info().entries) + " entries, sector " +
-                                to_string(key) + " has " + std::to_string(index.size()) +
+                                ": holds " + std::to_string(f.info().entries) +
+                                " entries, sector " + to_string(key) + " has " +
+                                std::to_string(index.size()) +
                                 " (entry count does not match the index: foreign file)");
         const uint32_t b = static_cast<uint32_t>(i / f.info().block_entries);
         Block entries = block(key, b);

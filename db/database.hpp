@@ -30,7 +30,7 @@ struct ProbeResult {
 };
 
 class Database {
-public:
+  public:
     static constexpr size_t kDefaultCacheBytes = size_t{64} << 20;
 
     Database(std::filesystem::path directory, Variant variant,
@@ -42,7 +42,7 @@ public:
     const Variant& variant() const { return variant_; }
     const std::filesystem::path& directory() const { return directory_; }
 
-private:
+  private:
     struct BlockKey {
         SectorKey sector;
         uint32_t block;

@@ -137,9 +137,12 @@ void write_sector_file(const std::filesystem::path& path, const std::string& var
     int longest_win = -1, longest_loss = -1;
     for (Entry e : entries) {
         Outcome o = decode(e);
-        if (o.value == Value::draw) ++draws;
-        else if (o.value == Value::win) ++wins, longest_win = std::max(longest_win, o.plies);
-        else ++losses, longest_loss = std::max(longest_loss, o.plies);
+        if (o.value == Value::draw)
+            ++draws;
+        else if (o.value == Value::win)
+            ++wins, longest_win = std::max(longest_win, o.plies);
+        else
+            ++losses, longest_loss = std::max(longest_loss, o.plies);
     }
 
     std::vector<unsigned char> header(kHeaderBytes, 0);
@@ -201,7 +204,8 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
     file->fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (file->fd_ < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
     struct stat status;
-    if (::fstat(file->fd_, &status) != 0) fail(path, std::string("cannot stat: ") + std::strerror(errno));
+    if (::fstat(file->fd_, &status) != 0)
+        fail(path, std::string("cannot stat: ") + std::strerror(errno));
     if (!S_ISREG(status.st_mode)) fail(path, "not a regular file");
     const auto file_bytes = static_cast<uint64_t>(status.st_size);
 
@@ -218,8 +222,9 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
     if (get<uint32_t>(header, kAtEncoding) != kEncodingBytePlanes16) fail(path, "unknown encoding");
 
     SectorFileInfo& info = file->info_;
-    info.variant.assign(reinterpret_cast<const char*>(header + kAtVariant),
-                        strnlen(reinterpret_cast<const char*>(header + kAtVariant), kVariantNameBytes));
+    info.variant.assign(
+        reinterpret_cast<const char*>(header + kAtVariant),
+        strnlen(reinterpret_cast<const char*>(header + kAtVariant), kVariantNameBytes));
     info.rule_hash = get<uint64_t>(header, kAtRuleHash);
     info.key = {header[kAtKey], header[kAtKey + 1], header[kAtKey + 2], header[kAtKey + 3]};
     info.block_entries = get<uint32_t>(header, kAtBlockEntries);
@@ -236,7 +241,8 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
         fail(path, "inconsistent entry and block counts (corrupt file)");
 
     const uint64_t index_bytes = uint64_t{info.blocks} * kIndexEntryBytes + sizeof(uint64_t);
-    if (kHeaderBytes + index_bytes > file_bytes) fail(path, "file is truncated (no complete index)");
+    if (kHeaderBytes + index_bytes > file_bytes)
+        fail(path, "file is truncated (no complete index)");
     std::vector<unsigned char> index(index_bytes);
     read_exact(file->fd_, index.data(), index.size(), kHeaderBytes, path);
     const uint64_t index_body = uint64_t{info.blocks} * kIndexEntryBytes;
@@ -250,10 +256,11 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
         if (offset != expected) fail(path, "block index is inconsistent (corrupt file)");
         // offset <= file_bytes here, so neither this nor offset + size overflows.
         if (size > file_bytes - offset) fail(path, "file is truncated (blocks missing)");
-        const uint64_t count = std::min<uint64_t>(info.block_entries,
-                                                  info.entries - uint64_t{b} * info.block_entries);
+        const uint64_t count =
+            std::min<uint64_t>(info.block_entries, info.entries - uint64_t{b} * info.block_entries);
         if ((count * 2 + kMaxExpansion - 1) / kMaxExpansion > size)
-            fail(path, "block " + std::to_string(b) + " is too small for its entries (corrupt file)");
+            fail(path,
+                 "block " + std::to_string(b) + " is too small for its entries (corrupt file)");
         file->block_offsets_[b] = offset;
         expected = offset + size;
     }
@@ -273,7 +280,8 @@ std::unique_ptr<SectorFile> SectorFile::open(const std::filesystem::path& path,
         fail(path, "holds variant '" + info.variant + "', not '" + variant + "'");
     if (info.rule_hash != rule_hash)
         fail(path, "was built with another rule set than the one asked for");
-    if (info.key != key) fail(path, "holds sector " + to_string(info.key) + ", not " + to_string(key));
+    if (info.key != key)
+        fail(path, "holds sector " + to_string(info.key) + ", not " + to_string(key));
     return file;
 }
 
@@ -284,11 +292,13 @@ SectorFile::~SectorFile() {
 void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
     if (block >= info_.blocks) fail(path_, "block " + std::to_string(block) + " out of range");
     const uint64_t first = uint64_t{block} * info_.block_entries;
-    const size_t count = static_cast<size_t>(std::min<uint64_t>(info_.block_entries, info_.entries - first));
+    const size_t count =
+        static_cast<size_t>(std::min<uint64_t>(info_.block_entries, info_.entries - first));
     std::vector<unsigned char> compressed(block_offsets_[block + 1] - block_offsets_[block]);
     read_exact(fd_, compressed.data(), compressed.size(), block_offsets_[block], path_);
     std::vector<unsigned char> planes(count * 2);
-    size_t size = ZSTD_decompress(planes.data(), planes.size(), compressed.data(), compressed.size());
+    size_t size =
+        ZSTD_decompress(planes.data(), planes.size(), compressed.data(), compressed.size());
     if (ZSTD_isError(size) || size != planes.size())
         fail(path_, "block " + std::to_string(block) + " is corrupt (" +
                         (ZSTD_isError(size) ? ZSTD_getErrorName(size) : "wrong size") + ")");

@@ -56,7 +56,7 @@ void write_sector_file(const std::filesystem::path& path, const std::string& var
 
 // An open sector file. Reads are thread-safe (positioned reads, no shared cursor).
 class SectorFile {
-public:
+  public:
     // Opens and checks the header and index against the expectations; throws
     // DatabaseError naming the file and the problem.
     static std::unique_ptr<SectorFile> open(const std::filesystem::path& path,
@@ -72,7 +72,7 @@ public:
     std::vector<Entry> read_all() const;
     void read_all(std::span<Entry> out) const;  // out.size() must be info().entries
 
-private:
+  private:
     SectorFile() = default;
     std::filesystem::path path_;
     int fd_ = -1;

@@ -12,7 +12,8 @@ const char* to_string(Value value) {
 }
 
 std::string to_string(const Outcome& o) {
-    return o.value == Value::draw ? "draw" : std::string(to_string(o.value)) + " " + std::to_string(o.plies);
+    return o.value == Value::draw ? "draw"
+                                  : std::string(to_string(o.value)) + " " + std::to_string(o.plies);
 }
 
 }  // namespace morris

@@ -61,7 +61,7 @@ inline constexpr auto binomial = [] {
 // its elements p_0 < p_1 < ...; sets of one size in increasing integer order
 // have consecutive ranks, so Gosper's next-combination walks them in order.
 class ColexRanker {
-public:
+  public:
     constexpr ColexRanker() {
         for (int byte = 0; byte < kBytes; ++byte)
             for (int below = 0; below <= kMaxBits; ++below)
@@ -72,7 +72,8 @@ public:
                         if (value >> bit & 1) {
                             ++count;
                             int p = byte * 8 + bit;
-                            if (count <= kMaxBinomial) sum += static_cast<uint32_t>(binomial[p][count]);
+                            if (count <= kMaxBinomial)
+                                sum += static_cast<uint32_t>(binomial[p][count]);
                         }
                     table_[byte][below][value] = sum;
                 }
@@ -97,7 +98,7 @@ public:
         return set;
     }
 
-private:
+  private:
     static constexpr int kBytes = 3;
     static constexpr int kMaxBits = 24;
     uint32_t table_[kBytes][kMaxBits + 1][256]{};

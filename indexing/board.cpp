@@ -15,15 +15,16 @@ struct BoardSpec {
     const char* points;  // canonical order, space separated
     // Lines of adjacent points, "a1-d1-g1 ..."; every consecutive pair is an edge.
     const char* edges;
-    const char* mills;   // "a1 d1 g1, ..."
-    int centre;          // grid coordinate of the centre, on both axes
+    const char* mills;  // "a1 d1 g1, ..."
+    int centre;         // grid coordinate of the centre, on both axes
     // Ring swap exchanges points at Chebyshev radius `outer` and `inner` by
     // scaling; 0 when the board has no such symmetry.
     int outer_radius;
     int inner_radius;
 };
 
-const char* const kB24Points = "a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7";
+const char* const kB24Points =
+    "a1 a4 a7 b2 b4 b6 c3 c4 c5 d1 d2 d3 d5 d6 d7 e3 e4 e5 f2 f4 f6 g1 g4 g7";
 const char* const kB24Edges =
     "a1-d1-g1-g4-g7-d7-a7-a4-a1 b2-d2-f2-f4-f6-d6-b6-b4-b2 c3-d3-e3-e4-e5-d5-c5-c4-c3 "
     "a4-b4-c4 d1-d2-d3 g4-f4-e4 d7-d6-d5";
@@ -75,8 +76,10 @@ std::vector<Permutation> symmetries_of(const Board& board, const BoardSpec& spec
                 if (swap) {
                     int radius = std::max(std::abs(dx), std::abs(dy));
                     int ratio = spec.outer_radius / spec.inner_radius;
-                    if (radius == spec.outer_radius) dx /= ratio, dy /= ratio;
-                    else if (radius == spec.inner_radius) dx *= ratio, dy *= ratio;
+                    if (radius == spec.outer_radius)
+                        dx /= ratio, dy /= ratio;
+                    else if (radius == spec.inner_radius)
+                        dx *= ratio, dy *= ratio;
                 }
                 perm[i] = static_cast<uint8_t>(at.at({dx + spec.centre, dy + spec.centre}));
             }

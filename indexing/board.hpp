@@ -24,7 +24,7 @@ struct Board {
     int points = 0;
     std::vector<std::string> point_names;  // canonical order
     std::array<Bitboard, kMaxPoints> neighbours{};
-    std::vector<Bitboard> mills;                        // each a 3-point set
+    std::vector<Bitboard> mills;  // each a 3-point set
     // The mills through each point, in fixed arrays (the turn generator's
     // innermost loop reads them); a point lies on at most six mills (b17's centre).
     static constexpr int kMaxMillsPerPoint = 6;

@@ -15,7 +15,7 @@ namespace morris {
 
 template <typename T>
 class HugeArray {
-public:
+  public:
     HugeArray() = default;
     explicit HugeArray(size_t size, T fill = T{}) : size_(size) {
         constexpr size_t kHugePage = size_t{2} << 20;
@@ -40,7 +40,7 @@ public:
     operator std::span<T>() { return {data(), size_}; }
     operator std::span<const T>() const { return {data(), size_}; }
 
-private:
+  private:
     struct Free {
         void operator()(T* p) const { std::free(p); }
     };

@@ -183,9 +183,9 @@ Stones SectorIndex::stones_at(uint64_t index) const {
         block = static_cast<uint32_t>(index / block_size_);
         slot = index - block * block_size_;
     } else {
-        auto after = std::upper_bound(
-            symmetric_blocks_.begin(), symmetric_blocks_.end(), index,
-            [](uint64_t i, const SymmetricBlock& b) { return i < b.first_index; });
+        auto after =
+            std::upper_bound(symmetric_blocks_.begin(), symmetric_blocks_.end(), index,
+                             [](uint64_t i, const SymmetricBlock& b) { return i < b.first_index; });
         const SymmetricBlock& b = *(after - 1);
         block = asymmetric_count_ + static_cast<uint32_t>(after - 1 - symmetric_blocks_.begin());
         // The slot is the n-th set bit of the block's bitmap.
@@ -193,7 +193,8 @@ Stones SectorIndex::stones_at(uint64_t index) const {
         const uint32_t* before = &bits_before_[b.bitmap_word];
         const uint64_t words = (block_size_ + 63) / 64;
         uint64_t w = std::upper_bound(before, before + words, n) - before - 1;
-        slot = w * 64 + select_bit(canonical_bits_[b.bitmap_word + w], static_cast<int>(n - before[w]));
+        slot = w * 64 +
+               select_bit(canonical_bits_[b.bitmap_word + w], static_cast<int>(n - before[w]));
     }
     const Bitboard mover = (*representatives_)[block];
     const Bitboard free = classes_->board().all() & ~mover;
@@ -203,7 +204,8 @@ Stones SectorIndex::stones_at(uint64_t index) const {
 int SectorIndex::stabiliser_size(uint64_t index) const {
     if (index < uint64_t{asymmetric_count_} * block_size_) return 1;
     const Stones s = stones_at(index);
-    const uint32_t fixing_mover = classes_->stabiliser(mover_stones_, classes_->class_of(s.mover).rank);
+    const uint32_t fixing_mover =
+        classes_->stabiliser(mover_stones_, classes_->class_of(s.mover).rank);
     int count = 0;
     for (uint32_t m = fixing_mover; m; m &= m - 1)
         count += classes_->transform(s.opponent, std::countr_zero(m)) == s.opponent;

@@ -29,7 +29,7 @@ namespace morris {
 // Within a size, classes are ranked asymmetric ones first (those whose
 // representative only the identity fixes), each group by representative.
 class SymmetryClasses {
-public:
+  public:
     explicit SymmetryClasses(const Board& board);
 
     struct Class {
@@ -57,7 +57,7 @@ public:
     int symmetry_count() const { return static_cast<int>(byte_images_.size()); }
     const Board& board() const { return *board_; }
 
-private:
+  private:
     static constexpr int kSymmetryBits = 5;
     static constexpr uint32_t kSymmetryMask = (1u << kSymmetryBits) - 1;
 
@@ -66,9 +66,9 @@ private:
     // a few MiB each, so the lookup mostly hits the L3 cache):
     // class rank << kSymmetryBits | symmetry to the representative.
     std::vector<std::vector<uint32_t>> class_of_;
-    std::vector<std::vector<Bitboard>> representatives_;  // by size, by rank
-    std::vector<std::vector<uint16_t>> stabilisers_;       // by size, by rank
-    std::vector<uint32_t> asymmetric_counts_;              // by size
+    std::vector<std::vector<Bitboard>> representatives_;                 // by size, by rank
+    std::vector<std::vector<uint16_t>> stabilisers_;                     // by size, by rank
+    std::vector<uint32_t> asymmetric_counts_;                            // by size
     std::vector<std::array<std::array<Bitboard, 256>, 3>> byte_images_;  // by symmetry
 };
 
@@ -78,7 +78,7 @@ const SymmetryClasses& symmetry_classes(const Board& board);
 // The index of one board-stone configuration: mover and opponent counts.
 // Block b of the index holds the positions whose mover stones are in class b.
 class SectorIndex {
-public:
+  public:
     SectorIndex(const SymmetryClasses& classes, int mover_stones, int opponent_stones);
 
     uint64_t size() const { return size_; }
@@ -120,7 +120,7 @@ public:
     }
     uint64_t block_begin(uint32_t block) const;
 
-private:
+  private:
     struct SymmetricBlock {
         uint64_t first_index;
         uint32_t stabiliser;

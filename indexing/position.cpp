@@ -42,8 +42,9 @@ std::string invalid_reason(const Variant& v, const Position& p) {
     if (v.rules.placement == Placement::place_only) {
         int expected_black = p.in_hand[white] + (p.side == black ? 1 : 0);
         if (p.in_hand[black] != expected_black && !(p.in_hand[white] == 0 && p.in_hand[black] == 0))
-            return p.side == white ? "with white to move both hands must hold the same number"
-                                   : "with black to move black must hold one more in hand than white";
+            return p.side == white
+                       ? "with white to move both hands must hold the same number"
+                       : "with black to move black must hold one more in hand than white";
     }
     return "";
 }
@@ -110,8 +111,10 @@ Position parse_position(const Variant& v, std::string_view text) {
     Position p;
     for (int i = 0; i < v.board->points; ++i) {
         char c = w[0][i];
-        if (c == 'W') p.stones[white] |= 1u << i;
-        else if (c == 'B') p.stones[black] |= 1u << i;
+        if (c == 'W')
+            p.stones[white] |= 1u << i;
+        else if (c == 'B')
+            p.stones[black] |= 1u << i;
         else if (c != '.')
             throw NotationError("board character '" + std::string(1, c) + "' at point " +
                                 v.board->point_names[i] + " is not W, B or .");

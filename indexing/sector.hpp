@@ -19,7 +19,9 @@ struct SectorKey {
     uint8_t opponent_in_hand = 0;
 
     auto operator<=>(const SectorKey&) const = default;
-    int stones() const { return mover_on_board + opponent_on_board + mover_in_hand + opponent_in_hand; }
+    int stones() const {
+        return mover_on_board + opponent_on_board + mover_in_hand + opponent_in_hand;
+    }
 };
 
 SectorKey sector_of(const Position& position);

@@ -44,10 +44,11 @@ struct Option {
 };
 
 constexpr Option<Flying, 2> kFlying{"flying", {"none", "3"}, &Rules::flying};
-constexpr Option<Removal, 3> kRemoval{"removal", {"standard", "strict", "lenient"}, &Rules::removal};
+constexpr Option<Removal, 3> kRemoval{
+    "removal", {"standard", "strict", "lenient"}, &Rules::removal};
 constexpr Option<DoubleMill, 2> kDoubleMill{"double_mill", {"one", "two"}, &Rules::double_mill};
-constexpr Option<Placement, 2> kPlacement{"placement", {"place-only", "place-or-move"},
-                                          &Rules::placement};
+constexpr Option<Placement, 2> kPlacement{
+    "placement", {"place-only", "place-or-move"}, &Rules::placement};
 constexpr Option<FullBoard, 2> kFullBoard{"full_board", {"draw", "loss"}, &Rules::full_board};
 
 template <typename Enum, size_t N>

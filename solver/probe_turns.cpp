@@ -41,8 +41,9 @@ RankedTurns rank_turns(const Database& db, const Position& p) {
         if (!r.ok()) return {{}, r.error};
         result.turns.push_back({t, for_the_mover(r.outcome)});
     }
-    std::stable_sort(result.turns.begin(), result.turns.end(),
-                     [](const RankedTurn& a, const RankedTurn& b) { return better(a.outcome, b.outcome); });
+    std::stable_sort(
+        result.turns.begin(), result.turns.end(),
+        [](const RankedTurn& a, const RankedTurn& b) { return better(a.outcome, b.outcome); });
     return result;
 }
 

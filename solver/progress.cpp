@@ -34,12 +34,13 @@ void Progress::advance(uint64_t done) {
 }
 
 void Progress::print(bool final) {
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     uint64_t done = done_.load();
     double rate = seconds > 0 ? done / seconds : 0;
-    std::string eta = final ? human_duration(seconds)
-                  : rate > 0 && total_ > done ? "ETA " + human_duration((total_ - done) / rate)
-                                              : "";
+    std::string eta = final                       ? human_duration(seconds)
+                      : rate > 0 && total_ > done ? "ETA " + human_duration((total_ - done) / rate)
+                                                  : "";
     if (total_ == 0) {  // an open-ended count
         fmt::print(stderr, "\r{}: {} {}/s {}   ", label_, human_count(done), human_count(rate),
                    final ? human_duration(seconds) : "");

@@ -11,14 +11,14 @@
 namespace morris {
 
 class Progress {
-public:
+  public:
     // A total of 0 counts without a percentage or ETA.
     Progress(std::string label, uint64_t total, bool enabled);
     ~Progress();  // ends the line
 
     void advance(uint64_t done);
 
-private:
+  private:
     void print(bool final);
 
     std::string label_;
@@ -29,7 +29,7 @@ private:
     std::mutex mutex_;
 };
 
-std::string human_count(double count);      // 1.23M
+std::string human_count(double count);       // 1.23M
 std::string human_duration(double seconds);  // 1m05s
 
 }  // namespace morris

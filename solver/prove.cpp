@@ -19,7 +19,7 @@ bool in_placement(const Position& p) { return p.in_hand[white] > 0 || p.in_hand[
 // Negamax alpha-beta over win (1), draw (0) and loss (-1), with a
 // transposition table of bounds keyed by symmetry-canonical position.
 class PlacementSearch {
-public:
+  public:
     PlacementSearch(const Database& db, ProofReport& report, Progress& progress)
         : db_(db), variant_(db.variant()), report_(report), progress_(progress) {}
 
@@ -54,14 +54,17 @@ public:
             if (alpha >= beta) break;
         }
         Bounds& stored = table_[key];  // the recursion may have rehashed the table
-        if (best <= alpha_in) stored.upper = static_cast<int8_t>(best);
-        else if (best >= beta) stored.lower = static_cast<int8_t>(best);
-        else stored.lower = stored.upper = static_cast<int8_t>(best);
+        if (best <= alpha_in)
+            stored.upper = static_cast<int8_t>(best);
+        else if (best >= beta)
+            stored.lower = static_cast<int8_t>(best);
+        else
+            stored.lower = stored.upper = static_cast<int8_t>(best);
         check(p, best, alpha_in, beta);
         return best;
     }
 
-private:
+  private:
     struct Bounds {
         int8_t lower = -1, upper = 1;
     };
@@ -76,10 +79,11 @@ private:
 
     uint64_t canonical_key(const Position& p) const {
         const SectorKey k = sector_of(p);
-        const uint64_t index =
-            sector_index(*variant_.board, k.mover_on_board, k.opponent_on_board).index(stones_of(p));
-        return index << 32 | uint64_t{k.mover_on_board} << 24 | uint64_t{k.opponent_on_board} << 16 |
-               uint64_t{k.mover_in_hand} << 8 | k.opponent_in_hand;
+        const uint64_t index = sector_index(*variant_.board, k.mover_on_board, k.opponent_on_board)
+                                   .index(stones_of(p));
+        return index << 32 | uint64_t{k.mover_on_board} << 24 |
+               uint64_t{k.opponent_on_board} << 16 | uint64_t{k.mover_in_hand} << 8 |
+               k.opponent_in_hand;
     }
 
     // The stored value must lie within what the search proved about it.
@@ -94,9 +98,9 @@ private:
         if (agrees) return;
         ++report_.disagreements;
         if (report_.examples.size() < kMaxExamples)
-            report_.examples.push_back(to_string(variant_, p) + ": search " +
-                                       std::to_string(best) + " in (" + std::to_string(alpha_in) +
-                                       ", " + std::to_string(beta) + "), database " +
+            report_.examples.push_back(to_string(variant_, p) + ": search " + std::to_string(best) +
+                                       " in (" + std::to_string(alpha_in) + ", " +
+                                       std::to_string(beta) + "), database " +
                                        to_string(r.outcome));
     }
 
@@ -112,8 +116,9 @@ private:
 ProofReport prove(const Database& db, bool progress_line) {
     const Variant& v = db.variant();
     if (v.rules.placement != Placement::place_only)
-        throw std::runtime_error("prove needs a place-only variant: under place-or-move the "
-                                 "placement phase has cycles that alpha-beta cannot settle");
+        throw std::runtime_error(
+            "prove needs a place-only variant: under place-or-move the "
+            "placement phase has cycles that alpha-beta cannot settle");
     ProofReport report;
     Progress progress(v.name + " prove: placement positions", 0, progress_line);
     PlacementSearch search(db, report, progress);

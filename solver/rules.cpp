@@ -9,7 +9,6 @@ namespace {
 
 using namespace turn_generation;
 
-
 bool has_turn(const Variant& v, const Position& p) {
     Bitboard empty = v.board->all() & ~p.occupied();
     if (!empty) return false;
@@ -112,7 +111,9 @@ Position parse_position_or_turns(const Variant& v, std::string_view text) {
         generate_turns(v, p, legal);
         auto same = [&](const Turn& t) {
             if (t.from != wanted.from || t.to != wanted.to) return false;
-            auto sorted = [](int8_t a, int8_t b) { return std::pair(std::min(a, b), std::max(a, b)); };
+            auto sorted = [](int8_t a, int8_t b) {
+                return std::pair(std::min(a, b), std::max(a, b));
+            };
             return sorted(t.removed[0], t.removed[1]) ==
                    sorted(wanted.removed[0], wanted.removed[1]);
         };

@@ -32,8 +32,10 @@ Status status(const Variant& variant, const Position& position);
 inline Position apply_turn(const Variant&, const Position& p, const Turn& t) {
     Position next = p;
     const Colour me = p.side;
-    if (t.is_placement()) --next.in_hand[me];
-    else next.stones[me] &= ~(1u << t.from);
+    if (t.is_placement())
+        --next.in_hand[me];
+    else
+        next.stones[me] &= ~(1u << t.from);
     next.stones[me] |= 1u << t.to;
     for (int8_t r : t.removed)
         if (r >= 0) next.stones[p.other()] &= ~(1u << r);
@@ -86,14 +88,14 @@ inline int mills_closed(const Board& board, Bitboard own_after, int to) {
 // The opponent's removable stones, worked out on first need only: most
 // positions close no mill.
 class LazyRemovable {
-public:
+  public:
     LazyRemovable(const Variant& v, Bitboard theirs) : variant_(v), theirs_(theirs) {}
     Bitboard get() {
         if (!known_) choices_ = removable(variant_, theirs_), known_ = true;
         return choices_;
     }
 
-private:
+  private:
     const Variant& variant_;
     Bitboard theirs_;
     Bitboard choices_ = 0;
@@ -158,7 +160,8 @@ void for_each_turn(const Variant& v, const Position& p, Visit&& visit) {
                 const int t = std::countr_zero(to);
                 const Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};
                 const Bitboard after = (own & ~(1u << f)) | 1u << t;
-                visit_with_removals(v, p, turn, mills_closed(board, after, t), removable_now, visit);
+                visit_with_removals(v, p, turn, mills_closed(board, after, t), removable_now,
+                                    visit);
             }
         }
     }

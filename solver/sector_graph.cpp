@@ -82,8 +82,8 @@ bool is_lost_sector(const SectorKey& k) {
 }
 
 Colour side_to_move(const Variant& v, const SectorKey& k) {
-    bool black = v.rules.placement == Placement::place_only &&
-                 k.mover_in_hand == k.opponent_in_hand + 1;
+    bool black =
+        v.rules.placement == Placement::place_only && k.mover_in_hand == k.opponent_in_hand + 1;
     return black ? Colour::black : Colour::white;
 }
 

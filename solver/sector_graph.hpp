@@ -25,7 +25,8 @@ struct SectorGraph {
 SectorGraph sector_graph(const Variant& variant);
 
 // Every sector `targets` depend on, themselves included.
-std::vector<SectorKey> dependencies(const SectorGraph& graph, const std::vector<SectorKey>& targets);
+std::vector<SectorKey> dependencies(const SectorGraph& graph,
+                                    const std::vector<SectorKey>& targets);
 
 // Whether the side to move of a sector is lost for want of stones.
 bool is_lost_sector(const SectorKey& key);

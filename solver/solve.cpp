@@ -36,7 +36,7 @@ constexpr size_t kRetreatGroup = 32;
 // Solved sectors held in memory, for looking up successors' values. A unit
 // has a handful of them: a flat list searched linearly beats a map here.
 class SolvedSectors {
-public:
+  public:
     SolvedSectors(const Variant& v, std::filesystem::path directory)
         : variant_(v), directory_(std::move(directory)) {}
 
@@ -80,7 +80,7 @@ public:
         return decode(t.entries[t.index->index(stones_of(p))]);
     }
 
-private:
+  private:
     const Table* find(const SectorKey& key) const {
         for (const Table& t : tables_)
             if (t.key == key) return &t;
@@ -134,13 +134,14 @@ void merge(Layers& into, Layers& from) {
 }
 
 class UnitSolver {
-public:
+  public:
     UnitSolver(const Variant& v, const std::vector<SectorKey>& keys, const SolvedSectors& solved,
                bool progress)
         : variant_(v), solved_(solved), progress_(progress) {
         uint64_t offset = 0;
         for (const SectorKey& k : keys) {
-            const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
+            const SectorIndex& index =
+                sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
             sectors_.push_back({k, &index, side_to_move(v, k), offset});
             offset += index.size();
         }
@@ -170,7 +171,7 @@ public:
         return spans;
     }
 
-private:
+  private:
     std::string label(const char* pass) const {
         std::string names;
         for (const auto& s : sectors_) names += (names.empty() ? "" : "+") + to_string(s.key);
@@ -225,8 +226,9 @@ private:
         Progress progress(label("first pass"), size_, progress_);
         for (const UnitSector& sector : sectors_) {
             const uint32_t classes = sector.index->opponent_class_count();
-            const int chunks = static_cast<int>((classes + kClassesPerChunk - 1) / kClassesPerChunk);
-#pragma omp parallel if(sector.index->size() >= kParallelWork)
+            const int chunks =
+                static_cast<int>((classes + kClassesPerChunk - 1) / kClassesPerChunk);
+#pragma omp parallel if (sector.index->size() >= kParallelWork)
             {
                 Batch batch;
 #pragma omp for schedule(dynamic, 1)
@@ -330,8 +332,9 @@ private:
             if (d >= decided_.size()) continue;
             std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
-            const int64_t groups = static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
-#pragma omp parallel if(layer.size() >= kParallelWork)
+            const int64_t groups =
+                static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
+#pragma omp parallel if (layer.size() >= kParallelWork)
             {
                 Layers local;
                 std::vector<Position> predecessors;
@@ -345,8 +348,8 @@ private:
                     hits.clear();
                     stones.clear();
                     for (size_t q = 0; q < count; ++q)
-                        q_fixers[q] = collect_predecessors(layer[first + q], static_cast<uint32_t>(q),
-                                                           predecessors, hits, stones);
+                        q_fixers[q] = collect_predecessors(
+                            layer[first + q], static_cast<uint32_t>(q), predecessors, hits, stones);
                     index_hits(hits, stones);
                     group_repeats(hits, q_fixers);
                     retreat(hits, q_fixers, static_cast<int>(d), local);
@@ -436,8 +439,7 @@ private:
                 // scaled by the ratio of their symmetry groups (orbit counting).
                 const UnitSector& from = sectors_[hits[a].sector];
                 const int p_fixers = from.index->stabiliser_size(pu - from.offset);
-                const auto weight =
-                    static_cast<uint8_t>((b - a) * p_fixers / q_fixers[hits[a].q]);
+                const auto weight = static_cast<uint8_t>((b - a) * p_fixers / q_fixers[hits[a].q]);
                 std::atomic_ref<uint8_t> count(counter_[pu]);
                 if (count.fetch_sub(weight) == weight) {
                     int plies = std::max(d + 1, static_cast<int>(seen & state::kFloorMask));
@@ -554,7 +556,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
                 Value value = decode(e).value;
                 (value == Value::win ? r.wins : value == Value::loss ? r.losses : r.draws)++;
             }
-            r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+            r.seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
             r.bytes_on_disk = std::filesystem::file_size(path);
             r.peak_memory = peak_memory_bytes();
             report(r);
@@ -575,12 +578,14 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
         solved.load(key);
         for (const SectorKey& s : graph.successors.at(key)) solved.load(s);
         const HugeArray<Entry>& stored = solved.entries(key);
-        const SectorIndex& index = sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
+        const SectorIndex& index =
+            sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
         const Colour side = side_to_move(v, key);
         Progress bar(v.name + " verify " + to_string(key), index.size(), progress);
         std::atomic<uint64_t> bad{0};
-        const int chunks = static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
-#pragma omp parallel if(index.size() >= kParallelWork)
+        const int chunks =
+            static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
+#pragma omp parallel if (index.size() >= kParallelWork)
         {
             std::vector<Turn> turns;
 #pragma omp for schedule(dynamic, 1)
@@ -593,7 +598,8 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
                     generate_turns(v, p, turns);
                     Outcome expected;
                     if (turns.empty()) {
-                        expected = status(v, p) == Status::loss ? Outcome{Value::loss, 0} : Outcome{};
+                        expected =
+                            status(v, p) == Status::loss ? Outcome{Value::loss, 0} : Outcome{};
                     } else {
                         int best_win = -1, longest_loss = -1;
                         bool all_wins = true;
@@ -601,11 +607,15 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
                             Outcome o = solved.lookup(apply_turn(v, p, t));
                             if (o.value == Value::loss && (best_win < 0 || o.plies + 1 < best_win))
                                 best_win = o.plies + 1;
-                            if (o.value != Value::win) all_wins = false;
-                            else longest_loss = std::max(longest_loss, o.plies + 1);
+                            if (o.value != Value::win)
+                                all_wins = false;
+                            else
+                                longest_loss = std::max(longest_loss, o.plies + 1);
                         }
-                        if (best_win > 0) expected = {Value::win, best_win};
-                        else if (all_wins) expected = {Value::loss, longest_loss};
+                        if (best_win > 0)
+                            expected = {Value::win, best_win};
+                        else if (all_wins)
+                            expected = {Value::loss, longest_loss};
                     }
                     if (decode(stored[i]) != expected) bad.fetch_add(1, std::memory_order_relaxed);
                     ++visited;

@@ -17,10 +17,10 @@ struct SectorReport {
     SectorKey key;
     uint64_t positions = 0;
     uint64_t wins = 0, draws = 0, losses = 0;
-    double seconds = 0;           // for its whole unit
+    double seconds = 0;  // for its whole unit
     uint64_t bytes_on_disk = 0;
-    uint64_t peak_memory = 0;     // of the process so far, bytes
-    bool skipped = false;         // already in the directory
+    uint64_t peak_memory = 0;  // of the process so far, bytes
+    bool skipped = false;      // already in the directory
 };
 
 struct SolveOptions {

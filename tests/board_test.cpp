@@ -1,15 +1,20 @@
+#include "indexing/board.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <set>
 
-#include "indexing/board.hpp"
 #include "indexing/variant.hpp"
 
 using namespace morris;
 
 TEST(Board, SizesMatchSpec) {
-    struct Expected { const char* name; int points, edges, mills; size_t symmetries; };
+    struct Expected {
+        const char* name;
+        int points, edges, mills;
+        size_t symmetries;
+    };
     for (auto e : {Expected{"b24", 24, 32, 16, 16}, Expected{"b24d", 24, 40, 20, 16},
                    Expected{"b16", 16, 20, 8, 16}, Expected{"b17", 17, 24, 14, 8}}) {
         const Board* b = find_board(e.name);

@@ -3,9 +3,9 @@
 // foreign file must give one DatabaseError (or ProbeResult error) naming the
 // file, never a crash and never wrong data returned silently.
 #include <gtest/gtest.h>
+#include <omp.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -47,12 +47,13 @@ namespace {
 // one, since the tests write thousands of small files and a disk shared with
 // fsyncing solvers makes each write slow; else in the temporary directory.
 class TempDir {
-public:
+  public:
     explicit TempDir(const std::string& name) {
         std::random_device rd;
         const fs::path base = ::access("/dev/shm", W_OK | X_OK) == 0 ? fs::path("/dev/shm")
                                                                      : fs::temp_directory_path();
-        path_ = base / ("morris-db-test-" + name + "-" + std::to_string(rd()) + std::to_string(rd()));
+        path_ =
+            base / ("morris-db-test-" + name + "-" + std::to_string(rd()) + std::to_string(rd()));
         fs::remove_all(path_);
         fs::create_directories(path_);
     }
@@ -64,7 +65,7 @@ public:
     TempDir& operator=(const TempDir&) = delete;
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -112,9 +113,12 @@ Stats stats_of(const std::vector<Entry>& entries) {
     Stats s;
     for (Entry e : entries) {
         Outcome o = decode(e);
-        if (o.value == Value::draw) ++s.draws;
-        else if (o.value == Value::win) ++s.wins, s.longest_win = std::max(s.longest_win, o.plies);
-        else ++s.losses, s.longest_loss = std::max(s.longest_loss, o.plies);
+        if (o.value == Value::draw)
+            ++s.draws;
+        else if (o.value == Value::win)
+            ++s.wins, s.longest_win = std::max(s.longest_win, o.plies);
+        else
+            ++s.losses, s.longest_loss = std::max(s.longest_loss, o.plies);
     }
     return s;
 }
@@ -166,7 +170,8 @@ std::optional<std::string> try_read(const fs::path& path, std::vector<Entry>& ou
     } catch (const DatabaseError& e) {
         return std::string(e.what());
     } catch (const std::exception& e) {
-        ADD_FAILURE() << path << ": " << typeid(e).name() << " instead of DatabaseError: " << e.what();
+        ADD_FAILURE() << path << ": " << typeid(e).name()
+                      << " instead of DatabaseError: " << e.what();
         return std::string(e.what());
     }
 }
@@ -230,7 +235,8 @@ void check_round_trip(const std::vector<Entry>& entries, uint32_t block_entries)
         const size_t first = size_t{b} * block_entries;
         const size_t count = std::min<size_t>(block_entries, entries.size() - first);
         ASSERT_EQ(block.size(), count);
-        ASSERT_TRUE(std::equal(block.begin(), block.end(), entries.begin() + first)) << "block " << b;
+        ASSERT_TRUE(std::equal(block.begin(), block.end(), entries.begin() + first))
+            << "block " << b;
     }
     try {
         file->read_block(info.blocks, block);
@@ -302,7 +308,8 @@ TEST(SectorFile, OverwriteReplacesTheFile) {
 TEST(SectorFile, WriteFailures) {
     TempDir dir("writefail");
     const std::vector<Entry> entries(10, 3);
-    auto expect_write_error = [&](const fs::path& path, const std::string& variant, uint32_t block_entries) {
+    auto expect_write_error = [&](const fs::path& path, const std::string& variant,
+                                  uint32_t block_entries) {
         try {
             write_sector_file(path, variant, kRuleHash, kKey, entries, block_entries);
             ADD_FAILURE() << "writing " << path << " did not fail";
@@ -324,7 +331,7 @@ TEST(SectorFile, WriteFailures) {
 // Robustness: a small valid file, truncated and bit-flipped.
 
 class DamagedFile : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         // Thousands of reads of a 5-block file: on a loaded machine an OpenMP
         // team per read_all costs milliseconds, so read them on one thread.
@@ -353,7 +360,8 @@ protected:
 
 TEST_F(DamagedFile, EveryTruncationIsAnErrorNamingTheFile) {
     for (size_t length = 0; length < bytes_.size(); ++length) {
-        SCOPED_TRACE("truncated to " + std::to_string(length) + " of " + std::to_string(bytes_.size()));
+        SCOPED_TRACE("truncated to " + std::to_string(length) + " of " +
+                     std::to_string(bytes_.size()));
         write_bytes(damaged_path(), bytes_.substr(0, length));
         expect_error(damaged_path(), "truncated");
         expect_error(damaged_path(), "truncated", false);
@@ -481,12 +489,14 @@ TEST_F(DamagedFile, ForeignDatabaseFilesAreRefused) {
         } catch (const DatabaseError& e) {
             const std::string what = e.what();
             EXPECT_NE(what.find(path.string()), std::string::npos) << what;
-            EXPECT_NE(what.find(part), std::string::npos) << "'" << what << "' lacks '" << part << "'";
+            EXPECT_NE(what.find(part), std::string::npos)
+                << "'" << what << "' lacks '" << part << "'";
         }
     };
     expect_open_error("nine", kRuleHash, kKey, "holds variant 'test', not 'nine'");
     expect_open_error(kVariant, kRuleHash + 1, kKey, "another rule set");
-    expect_open_error(kVariant, kRuleHash, SectorKey{3, 3, 1, 1}, "holds sector 3-2-1-1, not 3-3-1-1");
+    expect_open_error(kVariant, kRuleHash, SectorKey{3, 3, 1, 1},
+                      "holds sector 3-2-1-1, not 3-3-1-1");
 }
 
 TEST(SectorFile, NonDatabaseFilesAreRefused) {
@@ -530,7 +540,7 @@ TEST(SectorFile, NonDatabaseFilesAreRefused) {
 // The lookup library on a solved database of Five Men's Morris.
 
 class FiveDatabase : public ::testing::Test {
-protected:
+  protected:
     static void SetUpTestSuite() {
         dir_ = new TempDir("five");
         variant_ = new Variant(find_variant("five"));
@@ -567,7 +577,8 @@ protected:
             for (int i = 0; i < v.board->points; ++i) points[i] = i;
             std::shuffle(points.begin(), points.end(), rng);
             Position p;
-            const int whites = 2 + static_cast<int>(rng() % 4), blacks = 2 + static_cast<int>(rng() % 4);
+            const int whites = 2 + static_cast<int>(rng() % 4),
+                      blacks = 2 + static_cast<int>(rng() % 4);
             for (int i = 0; i < whites; ++i) p.stones[white] |= 1u << points[i];
             for (int i = 0; i < blacks; ++i) p.stones[black] |= 1u << points[whites + i];
             p.side = rng() % 2 ? white : black;
@@ -648,7 +659,8 @@ TEST_F(FiveDatabase, ColourSwappedTwinsAgree) {
         const ProbeResult a = db.probe(p), b = db.probe(q);
         ASSERT_TRUE(a.ok()) << to_string(*variant_, p) << ": " << a.error;
         ASSERT_TRUE(b.ok()) << to_string(*variant_, q) << ": " << b.error;
-        ASSERT_EQ(a.outcome, b.outcome) << to_string(*variant_, p) << " vs " << to_string(*variant_, q);
+        ASSERT_EQ(a.outcome, b.outcome)
+            << to_string(*variant_, p) << " vs " << to_string(*variant_, q);
         ++seen[a.outcome.value];
     }
     // The sample has every kind of value.
@@ -672,8 +684,8 @@ TEST_F(FiveDatabase, AllBoardSymmetriesAgree) {
             q.stones[black] = board.transform(p.stones[black], symmetry);
             const ProbeResult r = db.probe(q);
             ASSERT_TRUE(r.ok()) << r.error;
-            ASSERT_EQ(r.outcome, expected.outcome) << to_string(*variant_, p) << " vs its image "
-                                                   << to_string(*variant_, q);
+            ASSERT_EQ(r.outcome, expected.outcome)
+                << to_string(*variant_, p) << " vs its image " << to_string(*variant_, q);
         }
     }
 }
@@ -742,15 +754,18 @@ TEST_F(FiveDatabase, CorruptSectorFilesAreErrorsNamingThem) {
             const ProbeResult r = db.probe(p);
             ASSERT_FALSE(r.ok()) << "probe of a damaged file gave " << to_string(r.outcome);
             EXPECT_NE(r.error.find(path.string()), std::string::npos) << r.error;
-            EXPECT_NE(r.error.find(part), std::string::npos) << "'" << r.error << "' lacks '" << part << "'";
+            EXPECT_NE(r.error.find(part), std::string::npos)
+                << "'" << r.error << "' lacks '" << part << "'";
         }
         // The twin lives in the same file.
         EXPECT_FALSE(db.probe(twin(p)).ok());
     };
-    probe_error("truncated", "truncated", [](std::string& b, const fs::path&) { b.resize(b.size() / 2); });
+    probe_error("truncated", "truncated",
+                [](std::string& b, const fs::path&) { b.resize(b.size() / 2); });
     probe_error("empty", "truncated", [](std::string& b, const fs::path&) { b.clear(); });
     probe_error("header", "header checksum", [](std::string& b, const fs::path&) { b[60] ^= 1; });
-    probe_error("index", "index checksum", [](std::string& b, const fs::path&) { b[kHeaderBytes + 3] ^= 4; });
+    probe_error("index", "index checksum",
+                [](std::string& b, const fs::path&) { b[kHeaderBytes + 3] ^= 4; });
     // A byte in the middle of every block's data.
     probe_error("blocks", "corrupt", [](std::string& b, const fs::path&) {
         const uint32_t blocks = get<uint32_t>(b, 64);
@@ -810,8 +825,10 @@ TEST_F(FiveDatabase, TwoThreadsWithATinyCacheAgreeWithOne) {
             for (size_t k = 0; k < positions_->size(); ++k) {
                 const size_t i = rng() % positions_->size();
                 const ProbeResult r = db.probe((*positions_)[i]);
-                if (!r.ok()) ++errors;
-                else if (r.outcome != expected[i]) ++wrong;
+                if (!r.ok())
+                    ++errors;
+                else if (r.outcome != expected[i])
+                    ++wrong;
             }
         }
     };
@@ -841,9 +858,7 @@ TEST_F(FiveDatabase, BestRankedTurnHasThePositionsOutcome) {
         ++ranked;
         const Outcome& best = turns.turns.front().outcome;
         switch (r.outcome.value) {
-            case Value::win:
-                EXPECT_EQ(best, r.outcome) << where;
-                break;
+            case Value::win: EXPECT_EQ(best, r.outcome) << where; break;
             case Value::draw:
                 EXPECT_EQ(best.value, Value::draw) << where;
                 for (const auto& t : turns.turns) EXPECT_NE(t.outcome.value, Value::win) << where;

@@ -68,8 +68,7 @@ TEST(Hash, OrbitCountsMatchTheSpec) {
 TEST(Hash, EverySectorSizeIsExactlyItsOrbitCount) {
     for (const Board* board : all_boards()) {
         for (int m = 0; m <= 9; ++m)
-            for (int o = 0; o <= 9 && m + o <= board->points; ++o)
-            {
+            for (int o = 0; o <= 9 && m + o <= board->points; ++o) {
                 EXPECT_EQ(sector_index(*board, m, o).size(), burnside_orbits(*board, m, o))
                     << board->name << " " << m << "-" << o;
                 EXPECT_EQ(orbit_count(*board, m, o), burnside_orbits(*board, m, o));
@@ -124,7 +123,8 @@ TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
                     ASSERT_EQ(sector.index(canonical), index);
                     bool equivalent = false;
                     for (int t = 0; t < classes.symmetry_count(); ++t) {
-                        Stones twin{classes.transform(s.mover, t), classes.transform(s.opponent, t)};
+                        Stones twin{classes.transform(s.mover, t),
+                                    classes.transform(s.opponent, t)};
                         ASSERT_EQ(sector.index(twin), index) << board->name;
                         equivalent |= twin == canonical;
                     }

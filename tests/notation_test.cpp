@@ -63,8 +63,7 @@ void expect_notation_error(const std::function<void()>& parse,
         EXPECT_EQ(message.find('\n'), std::string::npos) << "not one line: " << message;
         for (const auto& needle : needles)
             EXPECT_NE(message.find(needle), std::string::npos)
-                << "message for '" << input << "' is '" << message << "', lacks '" << needle
-                << "'";
+                << "message for '" << input << "' is '" << message << "', lacks '" << needle << "'";
     } catch (const std::exception& e) {
         ADD_FAILURE() << "'" << input << "' threw a non-NotationError: " << e.what();
     }
@@ -247,7 +246,10 @@ TEST(PositionNotation, SideNotToMoveNeedsThreeStones) {
 TEST(TurnNotation, ExamplesFromTheSpec) {
     Variant v = find_variant("nine");
     auto at = [&](const char* name) { return static_cast<int8_t>(*v.board->point(name)); };
-    struct Case { const char* text; Turn turn; };
+    struct Case {
+        const char* text;
+        Turn turn;
+    };
     const Case cases[] = {
         {"d2", Turn{.to = at("d2")}},
         {"a1-a4", Turn{.from = at("a1"), .to = at("a4")}},

@@ -2,6 +2,8 @@
 // SPEC §3 written here from the board data alone (point names, neighbours and
 // mill lists): boards are strings of 'W', 'B' and '.', turns are SPEC §5
 // strings, and everything is found by looping over every point and mill.
+#include "solver/rules.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,7 +21,6 @@
 #include "indexing/position.hpp"
 #include "indexing/variant.hpp"
 #include "solver/perft.hpp"
-#include "solver/rules.hpp"
 
 using namespace morris;
 
@@ -66,9 +67,9 @@ struct Coverage {
     long positions = 0;
     long turns = 0;
     long placements = 0;
-    long steps = 0;             // moves to an adjacent point
-    long flights = 0;           // moves to a non-adjacent point
-    long moves_with_hand = 0;   // place-or-move: a move while stones are in hand
+    long steps = 0;            // moves to an adjacent point
+    long flights = 0;          // moves to a non-adjacent point
+    long moves_with_hand = 0;  // place-or-move: a move while stones are in hand
     long single_removals = 0;
     long double_removals = 0;
     long double_one_order_only = 0;  // a pair removable in only one order
@@ -81,7 +82,7 @@ struct Coverage {
 };
 
 class NaiveRules {
-public:
+  public:
     explicit NaiveRules(const Variant& v) : v_(v), n_(v.board->points) {
         for (Bitboard m : v.board->mills) {
             std::vector<int> line;
@@ -168,7 +169,9 @@ public:
         const int on_board = count(p.cells, me);
         if (on_board + my_hand < 3) return out;
 
-        struct Step { int from, to; };
+        struct Step {
+            int from, to;
+        };
         std::vector<Step> steps;
         if (my_hand > 0)
             for (int to = 0; to < n_; ++to)
@@ -191,9 +194,12 @@ public:
             after[s.to] = me;
             const std::string base = s.from < 0 ? name(s.to) : name(s.from) + "-" + name(s.to);
             if (coverage) {
-                if (s.from < 0) ++coverage->placements;
-                else if (adjacent_[s.from][s.to]) ++coverage->steps;
-                else ++coverage->flights;
+                if (s.from < 0)
+                    ++coverage->placements;
+                else if (adjacent_[s.from][s.to])
+                    ++coverage->steps;
+                else
+                    ++coverage->flights;
                 if (s.from >= 0 && my_hand > 0) ++coverage->moves_with_hand;
             }
             const int closed = mills_closed_at(after, s.to);
@@ -296,7 +302,7 @@ public:
         return sum;
     }
 
-private:
+  private:
     const Variant& v_;
     int n_;
     std::vector<std::vector<int>> mills_;
@@ -382,7 +388,7 @@ constexpr Shape kShapes[] = {Shape::placement, Shape::moving,       Shape::flyin
                              Shape::near_full, Shape::few_stones};
 
 class RandomPositions {
-public:
+  public:
     RandomPositions(const Variant& v, uint32_t seed) : v_(v), rng_(seed) {
         for (Bitboard m : v.board->mills) {
             std::vector<int> line;
@@ -405,7 +411,7 @@ public:
 
     std::mt19937& rng() { return rng_; }
 
-private:
+  private:
     int uniform(int lo, int hi) {
         if (hi < lo) return lo;
         return std::uniform_int_distribution<int>(lo, hi)(rng_);
@@ -536,9 +542,11 @@ private:
                     p.hand[mi] = uniform(1, 2);
                     p.hand[ti] = uniform(0, 2);
                 }
-                mine = std::min(s - p.hand[mi], points - 1 - std::min(s - p.hand[ti], (points - 1) / 2));
+                mine = std::min(s - p.hand[mi],
+                                points - 1 - std::min(s - p.hand[ti], (points - 1) / 2));
                 theirs = std::min(s - p.hand[ti], points - 1 - mine);
-                if (coin() && theirs <= s - p.hand[mi] && mine <= s - p.hand[ti]) std::swap(mine, theirs);
+                if (coin() && theirs <= s - p.hand[mi] && mine <= s - p.hand[ti])
+                    std::swap(mine, theirs);
                 full_mine = uniform(0, 2);
                 full_theirs = uniform(0, 2);
                 break;
@@ -770,9 +778,9 @@ TEST(Rules, UnturnsAreExactlyThePredecessorsByNonRemovingTurns) {
                             << context << ": " << ptext << " then " << to_string(v, t);
                         generate_unturns(v, q, predecessors);
                         if (!contains(predecessors, p)) {
-                            ADD_FAILURE() << context << ": " << ptext << " then "
-                                          << to_string(v, t) << " gives " << to_string(v, q)
-                                          << ", whose un-turns miss it";
+                            ADD_FAILURE()
+                                << context << ": " << ptext << " then " << to_string(v, t)
+                                << " gives " << to_string(v, q) << ", whose un-turns miss it";
                             ++failures;
                         }
                     }
@@ -784,10 +792,10 @@ TEST(Rules, UnturnsAreExactlyThePredecessorsByNonRemovingTurns) {
                     ++backward_checked;
                     const std::string rtext = to_string(v, r);
                     distinct.insert(rtext);
-                    EXPECT_EQ(invalid_reason(v, r), "") << context << ": un-turn " << rtext
-                                                        << " of " << ptext;
-                    EXPECT_EQ(status(v, r), Status::playing) << context << ": un-turn " << rtext
-                                                             << " of " << ptext;
+                    EXPECT_EQ(invalid_reason(v, r), "")
+                        << context << ": un-turn " << rtext << " of " << ptext;
+                    EXPECT_EQ(status(v, r), Status::playing)
+                        << context << ": un-turn " << rtext << " of " << ptext;
                     generate_turns(v, r, more_turns);
                     bool leads = false;
                     for (const Turn& t : more_turns)
@@ -829,9 +837,11 @@ TEST(Rules, UnturnsOfMillClosingTurnsThatRemoveNothingAreFound) {
 TEST(Rules, UnturnsOfAFlightFindTheFlyingPredecessor) {
     // White has exactly 3 stones and flies a1-e3; e3's neighbours are d3 and e4.
     const Variant v = find_variant("nine");
-    const Position before = make_position(v, {"a1", "a7", "g7"}, {"b2", "b4", "d2", "f4"}, white, 0, 0);
+    const Position before =
+        make_position(v, {"a1", "a7", "g7"}, {"b2", "b4", "d2", "f4"}, white, 0, 0);
     ASSERT_EQ(invalid_reason(v, before), "");
-    const Position after = make_position(v, {"e3", "a7", "g7"}, {"b2", "b4", "d2", "f4"}, black, 0, 0);
+    const Position after =
+        make_position(v, {"e3", "a7", "g7"}, {"b2", "b4", "d2", "f4"}, black, 0, 0);
     const NaiveRules naive(v);
     ASSERT_TRUE(naive.turns(naive_from(v, before)).count("a1-e3"));
     ASSERT_EQ(naive.apply(naive_from(v, before), "a1-e3").text(), to_string(v, after));
@@ -896,13 +906,13 @@ TEST(Rules, ParsePositionOrTurnsPlaysATurnListFromTheStart) {
 TEST(Rules, ParsePositionOrTurnsRejectsIllegalTurnLists) {
     const Variant v = find_variant("nine");
     for (const char* bad : {
-             "d2 d2",          // point taken
-             "a1-a4",          // a move while placing
-             "d2xg7",          // removal without a mill
-             "a1 b2 d1 d2 g1",  // mill closed, removal missing
-             "a1 b2 d1 d2 g1xa1",  // removes own stone
-             "d2 zz",          // unknown point
-             "d2 d6-",         // bad syntax
+             "d2 d2",                         // point taken
+             "a1-a4",                         // a move while placing
+             "d2xg7",                         // removal without a mill
+             "a1 b2 d1 d2 g1",                // mill closed, removal missing
+             "a1 b2 d1 d2 g1xa1",             // removes own stone
+             "d2 zz",                         // unknown point
+             "d2 d6-",                        // bad syntax
              "........................ w 9",  // position with a missing field
          }) {
         EXPECT_THROW(parse_position_or_turns(v, bad), NotationError) << bad;

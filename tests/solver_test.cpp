@@ -72,7 +72,7 @@ uint64_t key_of(const Position& p) {
 // Position key -> dense id: an open-addressing table with linear probing
 // (std::unordered_map works too, but is slow and big at tens of millions).
 class StateTable {
-public:
+  public:
     StateTable() { rehash(1 << 16); }
 
     // The id of `key`, inserting it with id `fresh` if absent; .second says
@@ -93,7 +93,9 @@ public:
     }
 
     // Starts loading the memory a find(key) will look at first.
-    void prefetch(uint64_t key) const { __builtin_prefetch(&slots_[mix(key) & (slots_.size() - 1)]); }
+    void prefetch(uint64_t key) const {
+        __builtin_prefetch(&slots_[mix(key) & (slots_.size() - 1)]);
+    }
 
     // Room for `n` keys without growing.
     void reserve(size_t n) {
@@ -102,7 +104,7 @@ public:
         if (capacity != slots_.size()) rehash(capacity);
     }
 
-private:
+  private:
     static constexpr uint64_t kEmpty = ~uint64_t{0};  // no position has this key
 
     static uint64_t mix(uint64_t x) {  // splitmix64's finaliser
@@ -142,7 +144,7 @@ using KnownOutcomes = std::function<std::optional<Outcome>(const Position&)>;
 constexpr uint32_t kUnlimited = UINT32_MAX;
 
 class NaiveSolver {
-public:
+  public:
     explicit NaiveSolver(const Variant& variant) : variant_(variant) {}
 
     // Adds every position reachable from `roots` in fewer than `max_depth`
@@ -186,22 +188,27 @@ public:
                     kinds[j] = Kind::expanded;
                     std::optional<Outcome> given;
                     switch (status(variant_, p)) {
-                    case Status::loss: kinds[j] = Kind::over, outcomes[j] = {Value::loss, 0}; break;
-                    case Status::draw: kinds[j] = Kind::over, outcomes[j] = {Value::draw, -1}; break;
-                    case Status::playing:
-                        if (known && (given = known(p))) {
-                            kinds[j] = Kind::known, outcomes[j] = *given;
-                        } else if (depth_[begin + j] >= max_depth) {
-                            kinds[j] = Kind::frontier;
-                        } else {
-                            generate_turns(variant_, p, turns);
-                            for (const Turn& t : turns) {
-                                next[j].emplace_back(kNew, apply_turn(variant_, p, t));
-                                table_.prefetch(key_of(next[j].back().second));
+                        case Status::loss:
+                            kinds[j] = Kind::over, outcomes[j] = {Value::loss, 0};
+                            break;
+                        case Status::draw:
+                            kinds[j] = Kind::over, outcomes[j] = {Value::draw, -1};
+                            break;
+                        case Status::playing:
+                            if (known && (given = known(p))) {
+                                kinds[j] = Kind::known, outcomes[j] = *given;
+                            } else if (depth_[begin + j] >= max_depth) {
+                                kinds[j] = Kind::frontier;
+                            } else {
+                                generate_turns(variant_, p, turns);
+                                for (const Turn& t : turns) {
+                                    next[j].emplace_back(kNew, apply_turn(variant_, p, t));
+                                    table_.prefetch(key_of(next[j].back().second));
+                                }
+                                for (auto& [id, q] : next[j])
+                                    id = table_.find(key_of(q)).value_or(kNew);
                             }
-                            for (auto& [id, q] : next[j]) id = table_.find(key_of(q)).value_or(kNew);
-                        }
-                        break;
+                            break;
                     }
                 }
             }
@@ -257,8 +264,10 @@ public:
                     if (!settled || value_[s] != kWin) all_wins = false;
                 }
                 // An expanded position has a legal turn, so all_wins is not vacuous.
-                if (some_loss) verdict[j] = kWin;
-                else if (all_wins) verdict[j] = kLoss;
+                if (some_loss)
+                    verdict[j] = kWin;
+                else if (all_wins)
+                    verdict[j] = kLoss;
             }
             bool changed = false;
             std::vector<uint32_t> still_open;
@@ -302,7 +311,7 @@ public:
         return {static_cast<Value>(value_[i]), plies_[i]};
     }
 
-private:
+  private:
     enum class Kind : uint8_t { expanded, over, known, frontier };
     static constexpr int8_t kLoss = static_cast<int8_t>(Value::loss);
     static constexpr int8_t kDraw = static_cast<int8_t>(Value::draw);
@@ -330,8 +339,10 @@ private:
                     if (horizon_[s] < k) reached[j] = 1;
             std::vector<uint32_t> still_open;
             for (size_t j = 0; j < open.size(); ++j) {
-                if (reached[j]) horizon_[open[j]] = k;
-                else still_open.push_back(open[j]);
+                if (reached[j])
+                    horizon_[open[j]] = k;
+                else
+                    still_open.push_back(open[j]);
             }
             if (still_open.size() == open.size()) break;
             open.swap(still_open);
@@ -357,8 +368,10 @@ Outcome from_successors(const std::vector<Outcome>& successors) {
     bool all_wins = true;
     for (const Outcome& o : successors) {
         if (o.value == Value::loss) shortest_loss = std::min(shortest_loss, o.plies);
-        if (o.value == Value::win) longest_win = std::max(longest_win, o.plies);
-        else all_wins = false;
+        if (o.value == Value::win)
+            longest_win = std::max(longest_win, o.plies);
+        else
+            all_wins = false;
     }
     if (shortest_loss != INT_MAX) return {Value::win, shortest_loss + 1};
     if (all_wins && !successors.empty()) return {Value::loss, longest_win + 1};
@@ -373,20 +386,20 @@ Outcome from_successors(const std::vector<Outcome>& successors) {
 // position.
 struct Compared {
     size_t positions = 0;
-    size_t exact = 0;    // decided by the naive solver within its horizon
-    size_t bounded = 0;  // decided beyond it
+    size_t exact = 0;      // decided by the naive solver within its horizon
+    size_t bounded = 0;    // decided beyond it
     size_t recursion = 0;  // checked against their successors' stored values
 };
 
 Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const Database& db,
-                             const std::string& what) {
+                               const std::string& what) {
     Compared counts;
     counts.positions = naive.size();
     size_t mismatches = 0;
     auto report = [&](size_t i, const ProbeResult& r, const std::string& expected) {
         if (++mismatches <= 20)
-            ADD_FAILURE() << what << ": " << to_string(v, naive.position(i)) << ": naive solver says "
-                          << expected << ", database says "
+            ADD_FAILURE() << what << ": " << to_string(v, naive.position(i))
+                          << ": naive solver says " << expected << ", database says "
                           << (r.ok() ? to_string(r.outcome) : "error: " + r.error);
     };
     // The database's outcomes, and its errors where it has no answer.
@@ -417,8 +430,10 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
             ++counts.bounded;
             // Found beyond the horizon: a true result, the true distance at most
             // this and beyond the horizon.
-            if (r.outcome.value != n.value || r.outcome.plies > n.plies || r.outcome.plies <= horizon)
-                report(i, r, to_string(n) + " or shorter, but longer than " + std::to_string(horizon));
+            if (r.outcome.value != n.value || r.outcome.plies > n.plies ||
+                r.outcome.plies <= horizon)
+                report(i, r,
+                       to_string(n) + " or shorter, but longer than " + std::to_string(horizon));
         } else if (r.outcome.value != Value::draw && r.outcome.plies <= horizon) {
             report(i, r, "draw or longer than " + std::to_string(horizon) + " plies");
         }
@@ -437,7 +452,8 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
         ++counts.recursion;
         Outcome expected = from_successors(next);
         if (stored[i] != expected)
-            report(i, {stored[i], ""}, "(from the database's values of its successors) " + to_string(expected));
+            report(i, {stored[i], ""},
+                   "(from the database's values of its successors) " + to_string(expected));
     }
     EXPECT_EQ(mismatches, 0u) << what;
     std::cout << what << ": " << counts.positions << " positions, " << counts.exact
@@ -451,7 +467,7 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
 
 // A fresh directory under the system's temporary directory, removed at the end.
 class TempDir {
-public:
+  public:
     explicit TempDir(const std::string& name) {
         std::random_device rd;
         path_ = fs::temp_directory_path() /
@@ -467,7 +483,7 @@ public:
     TempDir& operator=(const TempDir&) = delete;
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -494,7 +510,8 @@ std::string file_bytes(const fs::path& path) {
 std::map<std::string, std::string> directory_bytes(const fs::path& dir) {
     std::map<std::string, std::string> files;
     for (const auto& entry : fs::directory_iterator(dir))
-        if (entry.is_regular_file()) files[entry.path().filename().string()] = file_bytes(entry.path());
+        if (entry.is_regular_file())
+            files[entry.path().filename().string()] = file_bytes(entry.path());
     return files;
 }
 
@@ -526,7 +543,8 @@ std::vector<Position> all_positions(const Variant& v, int whites, int blacks) {
     return out;
 }
 
-Position random_position(std::mt19937_64& rng, const Variant& v, int whites, int blacks, Colour side) {
+Position random_position(std::mt19937_64& rng, const Variant& v, int whites, int blacks,
+                         Colour side) {
     std::vector<int> points(v.board->points);
     for (int i = 0; i < v.board->points; ++i) points[i] = i;
     std::shuffle(points.begin(), points.end(), rng);
@@ -562,10 +580,10 @@ TEST(SolverSlow, FiveMatchesNaiveSolverOnEveryReachablePosition) {
     EXPECT_EQ(compared.exact, naive.size());
 
     Outcome start = naive.outcome(0);
-    std::cout << "five: " << naive.size() << " reachable positions, " << naive.turns()
-              << " turns, " << naive.passes() << " passes; start position: " << to_string(start)
-              << " (solve " << solve_seconds << " s, naive explore " << explore_seconds
-              << " s, naive solve " << naive_seconds << " s)\n";
+    std::cout << "five: " << naive.size() << " reachable positions, " << naive.turns() << " turns, "
+              << naive.passes() << " passes; start position: " << to_string(start) << " (solve "
+              << solve_seconds << " s, naive explore " << explore_seconds << " s, naive solve "
+              << naive_seconds << " s)\n";
     EXPECT_EQ(db.probe(start_position(v)).outcome, start);
 }
 
@@ -576,7 +594,8 @@ TEST(SolverSlow, NineMovingSectorsMatchNaiveSolver) {
     const Variant v = find_variant("nine");
     TempDir dir("nine");
     auto t0 = std::chrono::steady_clock::now();
-    solve_into(v, dir.path(), 2, {SectorKey{3, 3, 0, 0}, SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    solve_into(v, dir.path(), 2,
+               {SectorKey{3, 3, 0, 0}, SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
     std::cout << "nine: solve " << seconds_since(t0) << " s\n";
     Database db(dir.path(), v);
 
@@ -600,7 +619,8 @@ TEST(SolverSlow, NineMovingSectorsMatchNaiveSolver) {
     constexpr int kRootsPerKind = 50;
     constexpr uint32_t kDepth = 4;
     KnownOutcomes from_three = [&](const Position& p) -> std::optional<Outcome> {
-        if (p.in_hand[white] || p.in_hand[black] || p.on_board(white) != 3 || p.on_board(black) != 3)
+        if (p.in_hand[white] || p.in_hand[black] || p.on_board(white) != 3 ||
+            p.on_board(black) != 3)
             return std::nullopt;
         std::optional<uint32_t> id = three.find(p);
         if (!id) return std::nullopt;
@@ -700,12 +720,16 @@ TEST(Solver, VerifyPassesFiveAndCatchesOneChangedEntry) {
         return found;
     };
     // A draw made a loss 0: a position with turns cannot be lost already.
-    EXPECT_GE(verify_with_changed_entry(drawn, [](Entry e) { return e == kDrawEntry; },
-                                        encode({Value::loss, 0})),
+    EXPECT_GE(verify_with_changed_entry(
+                  drawn, [](Entry e) { return e == kDrawEntry; }, encode({Value::loss, 0})),
               1u);
     // The longest win made two plies longer: the value is right, the distance not.
-    EXPECT_GE(verify_with_changed_entry(won, [&](Entry e) { return e == encode({Value::win, longest_win}); },
-                                        encode({Value::win, longest_win + 2})),
+    EXPECT_GE(verify_with_changed_entry(
+                  won,
+                  [&](Entry e) {
+                      return e == encode({Value::win, longest_win});
+                  },
+                  encode({Value::win, longest_win + 2})),
               1u);
     EXPECT_EQ(verify(v, dir.path(), {}, false), 0u) << "the files were put back";
 }
@@ -743,7 +767,8 @@ TEST(Solver, ResumeRecreatesOnlyTheDeletedSectorFileIdentically) {
     for (const auto& entry : fs::directory_iterator(dir.path())) {
         std::string name = entry.path().filename().string();
         if (entry.path() != gone_path) {
-            EXPECT_TRUE(fs::last_write_time(entry.path()) == times[name]) << name << " was rewritten";
+            EXPECT_TRUE(fs::last_write_time(entry.path()) == times[name])
+                << name << " was rewritten";
         }
     }
 }

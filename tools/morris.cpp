@@ -1,10 +1,10 @@
 // The morris command-line tool.
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
 
+#include <CLI/CLI.hpp>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -47,7 +47,8 @@ std::vector<SectorKey> parse_sector_list(const std::string& list) {
         if (at == list.size() || list[at] == ',') {
             if (!item.empty()) {
                 auto key = parse_sector(item);
-                if (!key) throw std::invalid_argument("'" + item + "' is not a sector like 3-3-0-0");
+                if (!key)
+                    throw std::invalid_argument("'" + item + "' is not a sector like 3-3-0-0");
                 keys.push_back(*key);
             }
             item.clear();
@@ -60,7 +61,8 @@ std::vector<SectorKey> parse_sector_list(const std::string& list) {
 
 int run_perft(const VariantOptions& options, int depth, const std::string& position_text) {
     Variant v = options.resolve();
-    Position p = position_text.empty() ? start_position(v) : parse_position_or_turns(v, position_text);
+    Position p =
+        position_text.empty() ? start_position(v) : parse_position_or_turns(v, position_text);
     fmt::print("{}\n", perft(v, p, depth));
     return 0;
 }
@@ -86,10 +88,12 @@ int run_sectors(const VariantOptions& options) {
                "successors");
     uint64_t total = 0;
     for (const SectorKey& key : graph.sectors) {
-        const SectorIndex& index = sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
+        const SectorIndex& index =
+            sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
         uint64_t orbits = orbit_count(*v.board, key.mover_on_board, key.opponent_on_board);
         std::string next;
-        for (const SectorKey& s : graph.successors.at(key)) next += (next.empty() ? "" : " ") + to_string(s);
+        for (const SectorKey& s : graph.successors.at(key))
+            next += (next.empty() ? "" : " ") + to_string(s);
         fmt::print("{:<11} {:>13} {:>13} {:>6.2f}%  {}\n", to_string(key), index.size(), orbits,
                    100.0 * (static_cast<double>(index.size()) / orbits - 1), next);
         total += index.size();
@@ -109,7 +113,11 @@ uint64_t parse_bytes(const std::string& text) {
         end = 0;
     }
     const std::string suffix = text.substr(end);
-    const int shift = suffix == "" ? 0 : suffix == "K" ? 10 : suffix == "M" ? 20 : suffix == "G" ? 30 : -1;
+    const int shift = suffix == ""    ? 0
+                      : suffix == "K" ? 10
+                      : suffix == "M" ? 20
+                      : suffix == "G" ? 30
+                                      : -1;
     if (end == 0 || shift < 0 || number <= 0)
         throw std::invalid_argument("memory limit '" + text + "' is not a size like 20G or 512M");
     return static_cast<uint64_t>(number * static_cast<double>(uint64_t{1} << shift));
@@ -126,10 +134,11 @@ int run_solve(const VariantOptions& options, SolveOptions solve_options, const s
             ++skipped;
             return;
         }
-        fmt::print("{:<11} {:>11} positions {:>11} wins {:>11} draws {:>11} losses {:>8.2f}s "
-                   "{:>7.2f} GiB peak {:>12} bytes\n",
-                   to_string(r.key), r.positions, r.wins, r.draws, r.losses, r.seconds,
-                   r.peak_memory / double(1 << 30), r.bytes_on_disk);
+        fmt::print(
+            "{:<11} {:>11} positions {:>11} wins {:>11} draws {:>11} losses {:>8.2f}s "
+            "{:>7.2f} GiB peak {:>12} bytes\n",
+            to_string(r.key), r.positions, r.wins, r.draws, r.losses, r.seconds,
+            r.peak_memory / double(1 << 30), r.bytes_on_disk);
         std::fflush(stdout);
     };
     solve(v, solve_options);
@@ -213,7 +222,8 @@ int run_query(const VariantOptions& options, const std::string& directory, bool 
         if (error.empty()) continue;
         ++failures;
         if (json)
-            fmt::print("{{\"position\": {}, \"error\": {}}}\n", json_string(line), json_string(error));
+            fmt::print("{{\"position\": {}, \"error\": {}}}\n", json_string(line),
+                       json_string(error));
         else
             fmt::print("error: {}\n", error);
     }
@@ -240,8 +250,10 @@ std::string info_row(const std::string& name, const InfoTotals& t, bool json) {
     if (json)
         return fmt::format(
             "{{\"sector\": \"{}\", \"positions\": {}, \"wins\": {}, \"draws\": {}, \"losses\": {}, "
-            "\"longest_win\": {}, \"longest_loss\": {}, \"bytes\": {}, \"bits_per_position\": {:.4f}}}",
-            name, t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss, t.bytes, bits);
+            "\"longest_win\": {}, \"longest_loss\": {}, \"bytes\": {}, \"bits_per_position\": "
+            "{:.4f}}}",
+            name, t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss, t.bytes,
+            bits);
     return fmt::format("{:<11} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12} {:>8.3f}", name,
                        t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss,
                        t.bytes, bits);
@@ -270,8 +282,9 @@ int run_info(const VariantOptions& options, const std::string& directory, bool j
     if (json) {
         std::string list;
         for (const auto& row : rows) list += (list.empty() ? "" : ", ") + row;
-        fmt::print("{{\"variant\": {}, \"sectors\": [{}], \"missing_sectors\": {}, \"total\": {}}}\n",
-                   json_string(v.name), list, missing, info_row("total", totals, true));
+        fmt::print(
+            "{{\"variant\": {}, \"sectors\": [{}], \"missing_sectors\": {}, \"total\": {}}}\n",
+            json_string(v.name), list, missing, info_row("total", totals, true));
         return 0;
     }
     fmt::print("{:<11} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12} {:>8}\n", "sector",
@@ -290,9 +303,10 @@ int run_prove(const VariantOptions& options, const std::string& directory) {
         throw std::runtime_error(directory + ": no such database directory");
     Database db(directory, v);
     ProofReport r = prove(db, true);
-    fmt::print("{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
-               "{} moving-phase leaves probed)\n",
-               v.name, to_string(r.value), r.nodes, r.leaf_probes);
+    fmt::print(
+        "{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
+        "{} moving-phase leaves probed)\n",
+        v.name, to_string(r.value), r.nodes, r.leaf_probes);
     fmt::print("{} searched placement positions checked against the database, {} disagree\n",
                r.checked, r.disagreements);
     for (const auto& example : r.examples) fmt::print("  {}\n", example);
@@ -376,10 +390,12 @@ int main(int argc, char** argv) {
         if (*perft_command) return run_perft(perft_options, depth, perft_position);
         if (*turns_command) return run_turns(turns_options, turns_position);
         if (*sectors_command) return run_sectors(sectors_options);
-        if (*solve_command) return run_solve(solve_variant, solve_options, solve_sectors, solve_memory);
+        if (*solve_command)
+            return run_solve(solve_variant, solve_options, solve_sectors, solve_memory);
         if (*verify_command) return run_verify(verify_variant, verify_directory, verify_sectors);
         if (*query_command) {
-            if (query_moves_option->count()) query_position = query_moves;
+            if (query_moves_option->count())
+                query_position = query_moves;
             else if (query_position.empty())
                 throw std::invalid_argument("query needs a position, --moves or -");
             return run_query(query_variant, query_directory, query_json, query_position);

@@ -22,7 +22,9 @@ std::string draw_board(const Variant& v, const Position& p) {
     const int height = (ranks - 1) * kRowsPerRank + 1;
     std::vector<std::string> canvas(height, std::string(width, ' '));
     auto x_of = [&](int point) { return (board.point_names[point][0] - 'a') * kColumnsPerFile; };
-    auto y_of = [&](int point) { return (ranks - 1 - (board.point_names[point][1] - '1')) * kRowsPerRank; };
+    auto y_of = [&](int point) {
+        return (ranks - 1 - (board.point_names[point][1] - '1')) * kRowsPerRank;
+    };
 
     for (int a = 0; a < board.points; ++a) {
         for (Bitboard n = board.neighbours[a]; n; n &= n - 1) {
