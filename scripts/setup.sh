@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libzstd-dev libcli11-dev libfmt-dev libgtest-dev libbenchmark-dev
-          libomp-dev pkg-config clang libclang-rt-14-dev)
+          libomp-dev pkg-config clang libclang-rt-14-dev clang-format git)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds and runs the tests: every test in a Release build with warnings as
+# Checks the formatting (clang-format), then builds and runs the tests: every
+# test in a Release build with warnings as
 # errors (build/), then the tests not named "Slow" in an AddressSanitizer +
 # UndefinedBehaviorSanitizer build (build-asan/), then each libFuzzer target
 # for 30 seconds (build-fuzz/, see scripts/fuzz.sh). Installs missing packages.
@@ -8,6 +9,11 @@ cd "$(dirname "$0")/.."
 
 echo "== Release build, warnings as errors"
 scripts/setup.sh -DMORRIS_WERROR=ON  # installs missing packages, builds into build/
+
+echo "== Formatting (clang-format)"
+git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
+
+echo "== Tests"
 (cd build && ctest --output-on-failure -j2)
 
 echo "== Sanitizer build (ASan + UBSan)"
