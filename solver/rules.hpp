@@ -26,6 +26,12 @@ void generate_turns(const Variant& variant, const Position& position, std::vecto
 template <typename Visit>
 void for_each_turn(const Variant& variant, const Position& position, Visit&& visit);
 
+// The same turns, except that quiet moves (moves that close no mill, the
+// bulk of the moving phase) are only counted: returns their number. The
+// solver needs nothing else of them.
+template <typename Visit>
+int for_each_loud_turn(const Variant& variant, const Position& position, Visit&& visit);
+
 Status status(const Variant& variant, const Position& position);
 
 // The position after a turn; the turn must be legal.
@@ -165,6 +171,48 @@ void for_each_turn(const Variant& v, const Position& p, Visit&& visit) {
             }
         }
     }
+}
+
+template <typename Visit>
+int for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit) {
+    using namespace turn_generation;
+    if (p.total(p.side) < 3) return 0;  // lost already
+    const Board& board = *v.board;
+    const Bitboard own = p.stones[p.side];
+    const Bitboard empty = board.all() & ~p.occupied();
+    LazyRemovable removable_now(v, p.stones[p.other()]);
+    if (may_place(p)) {
+        for (Bitboard to = empty; to; to &= to - 1) {
+            const int t = std::countr_zero(to);
+            const Turn turn{.to = static_cast<int8_t>(t)};
+            visit_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), removable_now,
+                                visit);
+        }
+    }
+    if (!may_move(v, p)) return 0;
+    // Empty points that would complete a mill with two stones already there:
+    // only moves to them can close one.
+    Bitboard closing = 0;
+    for (Bitboard mill : board.mills)
+        if (std::popcount(mill & own) == 2) closing |= mill & empty;
+    int quiet = 0;
+    for (Bitboard from = own; from; from &= from - 1) {
+        const int f = std::countr_zero(from);
+        const Bitboard to_all = destinations(v, p, f);
+        quiet += std::popcount(to_all & ~closing);
+        for (Bitboard to = to_all & closing; to; to &= to - 1) {
+            const int t = std::countr_zero(to);
+            const Bitboard after = (own & ~(1u << f)) | 1u << t;
+            const int closed = mills_closed(board, after, t);
+            if (closed == 0) {
+                ++quiet;
+                continue;
+            }
+            const Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};
+            visit_with_removals(v, p, turn, closed, removable_now, visit);
+        }
+    }
+    return quiet;
 }
 
 // Parses a position, or a list of turns from the start (each checked for

@@ -260,7 +260,7 @@ class UnitSolver {
             const Position& p = batch.position[k];
             Summary& summary = batch.summary[k];
             summary = {};
-            for_each_turn(variant_, p, [&](const Turn& t) {
+            const int quiet = for_each_loud_turn(variant_, p, [&](const Turn& t) {
                 ++summary.turns;
                 if (t.removals() == 0 && !t.is_placement()) {
                     ++summary.internal;
@@ -275,6 +275,8 @@ class UnitSolver {
                 batch.lookups.push_back({k, &table, stones_of(after), 0});
                 table.index->prefetch(batch.lookups.back().stones);
             });
+            summary.turns += quiet;
+            summary.internal += quiet;
         }
         for (Lookup& l : batch.lookups) {
             l.index = l.table->index->index(l.stones);

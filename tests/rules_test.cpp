@@ -918,3 +918,37 @@ TEST(Rules, ParsePositionOrTurnsRejectsIllegalTurnLists) {
         EXPECT_THROW(parse_position_or_turns(v, bad), NotationError) << bad;
     }
 }
+
+// The solver counts quiet moves instead of visiting them: what it visits plus
+// what it counts must be exactly the turn list, and only mill-less moves may
+// go uncounted as turns.
+TEST(Rules, LoudTurnsPlusQuietCountAreExactlyTheTurns) {
+    constexpr int kPositionsPerRuleSet = 300;
+    uint32_t seed = 777;
+    for (std::string_view name : variant_names()) {
+        for (const auto& overrides : kRuleSets) {
+            const Variant v = make_variant(name, overrides);
+            RandomPositions random(v, seed++);
+            std::vector<Turn> turns;
+            for (int i = 0; i < kPositionsPerRuleSet; ++i) {
+                const Position p = random.next(kShapes[i % std::size(kShapes)]);
+                generate_turns(v, p, turns);
+                std::vector<Turn> loud;
+                const int quiet = for_each_loud_turn(v, p, [&](const Turn& t) { loud.push_back(t); });
+                ASSERT_EQ(loud.size() + static_cast<size_t>(quiet), turns.size())
+                    << label(v, overrides) << " " << to_string(v, p);
+                int quiet_in_list = 0;
+                for (const Turn& t : turns) {
+                    const bool visited = std::find(loud.begin(), loud.end(), t) != loud.end();
+                    if (visited) continue;
+                    ASSERT_FALSE(t.is_placement()) << to_string(v, p);
+                    ASSERT_EQ(t.removals(), 0) << to_string(v, p);
+                    const Bitboard after = (p.stones[p.side] & ~(1u << t.from)) | 1u << t.to;
+                    ASSERT_EQ(v.board->in_mills(after) >> t.to & 1, 0u) << to_string(v, p);
+                    ++quiet_in_list;
+                }
+                ASSERT_EQ(quiet_in_list, quiet) << to_string(v, p);
+            }
+        }
+    }
+}
