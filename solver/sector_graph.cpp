@@ -108,7 +108,8 @@ SectorGraph sector_graph(const Variant& v) {
     return g;
 }
 
-std::vector<SectorKey> dependencies(const SectorGraph& g, const std::vector<SectorKey>& targets) {
+std::vector<SectorKey> dependencies(const SectorGraph& g, const std::vector<SectorKey>& targets,
+                                    const std::function<bool(const SectorKey&)>& done) {
     std::set<SectorKey> seen;
     std::vector<SectorKey> pending;
     for (const SectorKey& t : targets)
@@ -116,6 +117,7 @@ std::vector<SectorKey> dependencies(const SectorGraph& g, const std::vector<Sect
     while (!pending.empty()) {
         SectorKey k = pending.back();
         pending.pop_back();
+        if (done(k)) continue;
         for (const SectorKey& s : g.successors.at(k))
             if (seen.insert(s).second) pending.push_back(s);
     }

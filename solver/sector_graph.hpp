@@ -2,6 +2,7 @@
 // successor sectors, and the order in which to solve them.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -24,9 +25,10 @@ struct SectorGraph {
 
 SectorGraph sector_graph(const Variant& variant);
 
-// Every sector `targets` depend on, themselves included.
-std::vector<SectorKey> dependencies(const SectorGraph& graph,
-                                    const std::vector<SectorKey>& targets);
+// Every sector `targets` depend on, themselves included, except below the
+// sectors for which `done` is true: those are kept but not looked through.
+std::vector<SectorKey> dependencies(const SectorGraph& graph, const std::vector<SectorKey>& targets,
+                                    const std::function<bool(const SectorKey&)>& done);
 
 // Whether the side to move of a sector is lost for want of stones.
 bool is_lost_sector(const SectorKey& key);

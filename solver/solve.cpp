@@ -67,8 +67,8 @@ class SolvedSectors {
 
     // The table holding a position reached by a turn (whose side to move has
     // at least three stones: with fewer it has lost and is in no table).
-    const Table& table_of(const Position& p) const {
-        const SectorKey key = sector_of(p);
+    const Table& table_of(const Position& p) const { return table(sector_of(p)); }
+    const Table& table(const SectorKey& key) const {
         const Table* t = find(key);
         if (!t) throw std::logic_error("successor sector " + to_string(key) + " is not loaded");
         return *t;
@@ -200,6 +200,20 @@ class UnitSolver {
         }
     };
 
+    // The last two successor tables asked for: a sector's turns lead into one
+    // or two sectors (without and with a capture), so this nearly always hits.
+    struct TableCache {
+        SectorKey keys[2];
+        const SolvedSectors::Table* tables[2] = {nullptr, nullptr};
+
+        const SolvedSectors::Table& get(const SectorKey& key, const SolvedSectors& solved) {
+            if (tables[0] && keys[0] == key) return *tables[0];
+            if (tables[1] && keys[1] == key) std::swap(keys[0], keys[1]), std::swap(tables[0], tables[1]);
+            else keys[1] = keys[0], tables[1] = tables[0], keys[0] = key, tables[0] = &solved.table(key);
+            return *tables[0];
+        }
+    };
+
     // A turn into a solved sector, waiting in a batch for its value.
     struct Lookup {
         uint32_t position;  // in the batch
@@ -218,6 +232,7 @@ class UnitSolver {
         Summary summary[kSize];
         std::vector<Lookup> lookups;
         Layers decided, candidates;
+        TableCache tables;
     };
 
     // Counts each position's turns inside the unit and settles what its
@@ -271,7 +286,7 @@ class UnitSolver {
                     summary.add({Value::loss, 0});
                     return;
                 }
-                const auto& table = solved_.table_of(after);
+                const SolvedSectors::Table& table = batch.tables.get(sector_of(after), solved_);
                 batch.lookups.push_back({k, &table, stones_of(after), 0});
                 table.index->prefetch(batch.lookups.back().stones);
             });
@@ -300,6 +315,9 @@ class UnitSolver {
             return;
         }
         counter_[u] = static_cast<uint8_t>(s.internal);
+        // Read before writing: after the first position most find it set.
+        if (s.internal > 0 && !has_internal_turns_.load(std::memory_order_relaxed))
+            has_internal_turns_.store(true, std::memory_order_relaxed);
         if (s.best_win == 1) {  // no win is shorter: settled now
             state_[u] = state::decided(1);
             append(batch.decided, 1, u);
@@ -331,7 +349,10 @@ class UnitSolver {
                 }
                 candidates_[d] = {};
             }
-            if (d >= decided_.size()) continue;
+            // Without a turn inside the unit (placement sectors of place-only
+            // variants) there is nothing to retreat to: only the win
+            // candidates above still had to be settled.
+            if (d >= decided_.size() || !has_internal_turns_) continue;
             std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
             const int64_t groups =
@@ -388,6 +409,7 @@ class UnitSolver {
         generate_unturns(variant_, q, predecessors, Unturns::moves_only);
         for (const Position& p : predecessors) {
             const int s = sector_of_unit(sector_of(p));
+            if (s < 0) continue;  // not a turn inside the unit (cannot happen for a valid unit)
             hits.push_back({q_in_group, 0, s});
             stones.push_back(stones_of(p));
             sectors_[s].index->prefetch(stones.back());
@@ -460,6 +482,7 @@ class UnitSolver {
     uint64_t size_ = 0;
     HugeArray<uint16_t> state_;
     HugeArray<uint8_t> counter_;
+    std::atomic<bool> has_internal_turns_{false};
     Layers decided_, candidates_;
 };
 
@@ -506,7 +529,17 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     std::filesystem::create_directories(options.directory);
     const SectorGraph graph = sector_graph(v);
     std::vector<SectorKey> wanted =
-        options.targets.empty() ? graph.sectors : dependencies(graph, options.targets);
+        options.targets.empty()
+            ? graph.sectors
+            : dependencies(graph, options.targets, [&](const SectorKey& k) {
+                  // Done when its whole unit is written: a half-written unit is solved again.
+                  for (const auto& unit : graph.units)
+                      if (std::find(unit.begin(), unit.end(), k) != unit.end())
+                          return std::all_of(unit.begin(), unit.end(), [&](const SectorKey& u) {
+                              return written(v, options.directory, u);
+                          });
+                  return false;
+              });
     for (const SectorKey& t : options.targets)
         if (!graph.contains(t))
             throw std::runtime_error("sector " + to_string(t) + " is not a sector of " + v.name);
