@@ -87,10 +87,32 @@ Colour side_to_move(const Variant& v, const SectorKey& k) {
     return black ? Colour::black : Colour::white;
 }
 
+bool is_valid_sector(const Variant& v, const SectorKey& k) {
+    constexpr int kFewestStones = 3;
+    const int mover = k.mover_on_board + k.mover_in_hand;
+    const int opponent = k.opponent_on_board + k.opponent_in_hand;
+    if (k.mover_on_board + k.opponent_on_board > v.board->points) return false;
+    if (mover < kFewestStones || mover > v.stones) return false;
+    if (opponent < kFewestStones || opponent > v.stones) return false;
+    // SPEC §5's turn order: white to move holds as many as black, black one more.
+    return v.rules.placement == Placement::place_or_move ||
+           k.mover_in_hand == k.opponent_in_hand || k.mover_in_hand == k.opponent_in_hand + 1;
+}
+
 SectorGraph sector_graph(const Variant& v) {
     SectorGraph g;
     const uint8_t stones = static_cast<uint8_t>(v.stones);
-    std::vector<SectorKey> pending{{0, 0, stones, stones}};
+    // Every valid sector, reachable from the start or not: SPEC §5 lets any
+    // valid position be queried.
+    std::vector<SectorKey> pending;
+    for (int mb = 0; mb <= v.board->points; ++mb)
+        for (int ob = 0; mb + ob <= v.board->points; ++ob)
+            for (int mh = 0; mh <= stones; ++mh)
+                for (int oh = 0; oh <= stones; ++oh) {
+                    const SectorKey k{static_cast<uint8_t>(mb), static_cast<uint8_t>(ob),
+                                      static_cast<uint8_t>(mh), static_cast<uint8_t>(oh)};
+                    if (is_valid_sector(v, k)) pending.push_back(k);
+                }
     std::set<SectorKey> seen(pending.begin(), pending.end());
     while (!pending.empty()) {
         SectorKey k = pending.back();

@@ -1,5 +1,6 @@
-// The sector graph of a variant: every sector reachable from the start, its
+// The sector graph of a variant: every sector of valid positions, its
 // successor sectors, and the order in which to solve them.
+
 #pragma once
 
 #include <functional>
@@ -12,8 +13,9 @@
 namespace morris {
 
 struct SectorGraph {
-    // Reachable sectors whose side to move still has 3 stones; a successor
-    // where it has fewer is a lost position and has no sector.
+    // Every sector of valid positions (SPEC §5: reachable from the start or
+    // not) whose side to move still has 3 stones; a successor where it has
+    // fewer is a lost position and has no sector.
     std::vector<SectorKey> sectors;
     std::map<SectorKey, std::vector<SectorKey>> successors;
     // Sectors that reach each other (nine's moving 9-8 and 8-9) are one unit;
@@ -29,6 +31,10 @@ SectorGraph sector_graph(const Variant& variant);
 // sectors for which `done` is true: those are kept but not looked through.
 std::vector<SectorKey> dependencies(const SectorGraph& graph, const std::vector<SectorKey>& targets,
                                     const std::function<bool(const SectorKey&)>& done);
+
+// Whether a sector's positions are valid (SPEC §5) and its side to move has
+// not lost for want of stones.
+bool is_valid_sector(const Variant& variant, const SectorKey& key);
 
 // Whether the side to move of a sector is lost for want of stones.
 bool is_lost_sector(const SectorKey& key);
