@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Generates the complete Nine Men's Morris database (every sector reachable
-# from the empty board, placement included) into DIR, then verifies the start
+# Generates the complete Nine Men's Morris database (every sector of valid
+# positions, placement included) into DIR, then verifies the start
 # position by alpha-beta over the placement phase and prints its value.
 #
 #   scripts/solve-nine.sh DIR [MEMORY_LIMIT]     e.g. scripts/solve-nine.sh db-nine 20G
