@@ -95,8 +95,8 @@ bool is_valid_sector(const Variant& v, const SectorKey& k) {
     if (mover < kFewestStones || mover > v.stones) return false;
     if (opponent < kFewestStones || opponent > v.stones) return false;
     // SPEC §5's turn order: white to move holds as many as black, black one more.
-    return v.rules.placement == Placement::place_or_move ||
-           k.mover_in_hand == k.opponent_in_hand || k.mover_in_hand == k.opponent_in_hand + 1;
+    return v.rules.placement == Placement::place_or_move || k.mover_in_hand == k.opponent_in_hand ||
+           k.mover_in_hand == k.opponent_in_hand + 1;
 }
 
 SectorGraph sector_graph(const Variant& v) {

@@ -208,8 +208,11 @@ class UnitSolver {
 
         const SolvedSectors::Table& get(const SectorKey& key, const SolvedSectors& solved) {
             if (tables[0] && keys[0] == key) return *tables[0];
-            if (tables[1] && keys[1] == key) std::swap(keys[0], keys[1]), std::swap(tables[0], tables[1]);
-            else keys[1] = keys[0], tables[1] = tables[0], keys[0] = key, tables[0] = &solved.table(key);
+            if (tables[1] && keys[1] == key)
+                std::swap(keys[0], keys[1]), std::swap(tables[0], tables[1]);
+            else
+                keys[1] = keys[0], tables[1] = tables[0], keys[0] = key,
+                tables[0] = &solved.table(key);
             return *tables[0];
         }
     };

@@ -934,7 +934,8 @@ TEST(Rules, LoudTurnsPlusQuietCountAreExactlyTheTurns) {
                 const Position p = random.next(kShapes[i % std::size(kShapes)]);
                 generate_turns(v, p, turns);
                 std::vector<Turn> loud;
-                const int quiet = for_each_loud_turn(v, p, [&](const Turn& t) { loud.push_back(t); });
+                const int quiet =
+                    for_each_loud_turn(v, p, [&](const Turn& t) { loud.push_back(t); });
                 ASSERT_EQ(loud.size() + static_cast<size_t>(quiet), turns.size())
                     << label(v, overrides) << " " << to_string(v, p);
                 int quiet_in_list = 0;
