@@ -90,11 +90,13 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
         Position mover_to_move = p;
         mover_to_move.side = mover;
         if (!may_move(v, mover_to_move)) continue;
+        // Every un-move keeps the counts, hands and side, hence the validity.
+        if (mover_to_move.total(mover) < 3 || !is_valid(v, mover_to_move)) continue;
         Bitboard froms = can_fly(v, p, mover) ? empty : board.neighbours[to] & empty;
         for (; froms; froms &= froms - 1) {
             Position q = before;
             q.stones[mover] |= 1u << std::countr_zero(froms);
-            keep(q);
+            predecessors.push_back(q);
         }
     }
 }

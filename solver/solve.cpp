@@ -410,9 +410,11 @@ class UnitSolver {
         const uint64_t i = u - sector.offset;
         const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
         generate_unturns(variant_, q, predecessors, Unturns::moves_only);
+        if (predecessors.empty()) return 1;
+        // Un-moves keep every count: all predecessors share one sector.
+        const int s = sector_of_unit(sector_of(predecessors.front()));
+        if (s < 0) return 1;  // not inside the unit (cannot happen for a valid unit)
         for (const Position& p : predecessors) {
-            const int s = sector_of_unit(sector_of(p));
-            if (s < 0) continue;  // not a turn inside the unit (cannot happen for a valid unit)
             hits.push_back({q_in_group, 0, s});
             stones.push_back(stones_of(p));
             sectors_[s].index->prefetch(stones.back());
