@@ -2,6 +2,7 @@
 
 #include <fmt/core.h>
 #include <omp.h>
+#include <parallel/algorithm>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -358,6 +359,7 @@ class UnitSolver {
             if (d >= decided_.size() || !has_internal_turns_) continue;
             std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
+            order_by_opponent_class(layer);
             const int64_t groups =
                 static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
 #pragma omp parallel if (layer.size() >= kParallelWork)
@@ -385,6 +387,26 @@ class UnitSolver {
                 merge(decided_, local);
             }
         }
+    }
+
+    // Puts a layer in the order of its positions' opponent stones (by
+    // class). A predecessor's mover is the opponent with one stone moved
+    // back, so positions with one opponent class send their updates to the
+    // same few dozen blocks, which then stay in cache: this matters in units
+    // where nearly everything is decided. Values do not depend on the order.
+    void order_by_opponent_class(std::vector<UnitPosition>& layer) const {
+        if (layer.size() < kParallelWork) return;
+        std::vector<uint64_t> keyed(layer.size());
+#pragma omp parallel for schedule(static)
+        for (int64_t n = 0; n < static_cast<int64_t>(layer.size()); ++n) {
+            const UnitSector& sector = sector_holding(layer[n]);
+            const Stones q = sector.index->stones_at(layer[n] - sector.offset);
+            const uint64_t opponent_class = sector.index->opponent_class(q.opponent);
+            keyed[n] = (opponent_class << 1 | static_cast<uint64_t>(&sector != &sectors_[0])) << 32 |
+                       layer[n];
+        }
+        __gnu_parallel::sort(keyed.begin(), keyed.end());
+        for (size_t n = 0; n < layer.size(); ++n) layer[n] = static_cast<UnitPosition>(keyed[n]);
     }
 
     const UnitSector& sector_holding(uint64_t u) const {
