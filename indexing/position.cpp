@@ -66,9 +66,7 @@ std::string to_string(const Variant& v, const Turn& t) {
     return text;
 }
 
-namespace {
-
-std::vector<std::string_view> words(std::string_view text) {
+std::vector<std::string_view> split_words(std::string_view text) {
     std::vector<std::string_view> result;
     size_t i = 0;
     while (i < text.size()) {
@@ -79,6 +77,8 @@ std::vector<std::string_view> words(std::string_view text) {
     }
     return result;
 }
+
+namespace {
 
 int parse_count(std::string_view word, const char* what) {
     int value = -1;
@@ -100,7 +100,7 @@ int parse_point(const Variant& v, std::string_view name, std::string_view turn) 
 }  // namespace
 
 Position parse_position(const Variant& v, std::string_view text) {
-    auto w = words(text);
+    auto w = split_words(text);
     if (w.size() != 4)
         throw NotationError("a position is '<board> <side> <white-in-hand> <black-in-hand>', got " +
                             std::to_string(w.size()) + " words");

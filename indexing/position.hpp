@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "indexing/variant.hpp"
 
@@ -58,6 +59,9 @@ struct NotationError : std::invalid_argument {
 // Parses "<board> <side> <white-in-hand> <black-in-hand>" and checks validity.
 // (A list of turns from the start needs the rules: see solver/rules.hpp.)
 Position parse_position(const Variant& variant, std::string_view text);
+
+// The words of `text`, split at white space.
+std::vector<std::string_view> split_words(std::string_view text);
 
 // Parses a turn's syntax only ("d2", "a1-a4xg7"); legality is the rules' job.
 Turn parse_turn(const Variant& variant, std::string_view text);

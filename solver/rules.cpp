@@ -19,18 +19,6 @@ bool has_turn(const Variant& v, const Position& p) {
     return false;
 }
 
-std::vector<std::string_view> split_words(std::string_view text) {
-    std::vector<std::string_view> result;
-    size_t i = 0;
-    while (i < text.size()) {
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-        size_t start = i;
-        while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
-        if (i > start) result.push_back(text.substr(start, i - start));
-    }
-    return result;
-}
-
 // A turn is at most "a1-a4xg7xa1" and never holds a '.', so anything else is
 // meant as a board (and gets the board parser's precise complaint).
 bool looks_like_board(std::string_view word) {

@@ -141,6 +141,20 @@ void visit_with_removals(const Variant& v, const Position& p, Turn turn, int clo
     }
 }
 
+// Visits every placement of the side to move (none when its hand is empty).
+template <typename Visit>
+void visit_placements(const Variant& v, const Position& p, LazyRemovable& removable_now,
+                      Visit& visit) {
+    if (!may_place(p)) return;
+    const Bitboard own = p.stones[p.side];
+    for (Bitboard to = v.board->all() & ~p.occupied(); to; to &= to - 1) {
+        const int t = std::countr_zero(to);
+        const Turn turn{.to = static_cast<int8_t>(t)};
+        visit_with_removals(v, p, turn, mills_closed(*v.board, own | 1u << t, t), removable_now,
+                            visit);
+    }
+}
+
 }  // namespace turn_generation
 
 template <typename Visit>
@@ -149,16 +163,8 @@ void for_each_turn(const Variant& v, const Position& p, Visit&& visit) {
     if (p.total(p.side) < 3) return;  // lost already
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
-    const Bitboard empty = board.all() & ~p.occupied();
     LazyRemovable removable_now(v, p.stones[p.other()]);
-    if (may_place(p)) {
-        for (Bitboard to = empty; to; to &= to - 1) {
-            const int t = std::countr_zero(to);
-            const Turn turn{.to = static_cast<int8_t>(t)};
-            visit_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), removable_now,
-                                visit);
-        }
-    }
+    visit_placements(v, p, removable_now, visit);
     if (may_move(v, p)) {
         for (Bitboard from = own; from; from &= from - 1) {
             const int f = std::countr_zero(from);
@@ -181,14 +187,7 @@ int for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit) {
     const Bitboard own = p.stones[p.side];
     const Bitboard empty = board.all() & ~p.occupied();
     LazyRemovable removable_now(v, p.stones[p.other()]);
-    if (may_place(p)) {
-        for (Bitboard to = empty; to; to &= to - 1) {
-            const int t = std::countr_zero(to);
-            const Turn turn{.to = static_cast<int8_t>(t)};
-            visit_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), removable_now,
-                                visit);
-        }
-    }
+    visit_placements(v, p, removable_now, visit);
     if (!may_move(v, p)) return 0;
     // Empty points that would complete a mill with two stones already there:
     // only moves to them can close one.

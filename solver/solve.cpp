@@ -2,7 +2,6 @@
 
 #include <fmt/core.h>
 #include <omp.h>
-#include <parallel/algorithm>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <chrono>
 #include <limits>
 #include <map>
+#include <parallel/algorithm>
 #include <span>
 
 #include "db/sector_file.hpp"
@@ -402,7 +402,8 @@ class UnitSolver {
             const UnitSector& sector = sector_holding(layer[n]);
             const Stones q = sector.index->stones_at(layer[n] - sector.offset);
             const uint64_t opponent_class = sector.index->opponent_class(q.opponent);
-            keyed[n] = (opponent_class << 1 | static_cast<uint64_t>(&sector != &sectors_[0])) << 32 |
+            keyed[n] = (opponent_class << 1 | static_cast<uint64_t>(&sector != &sectors_[0]))
+                           << 32 |
                        layer[n];
         }
         __gnu_parallel::sort(keyed.begin(), keyed.end());
