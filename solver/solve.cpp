@@ -390,8 +390,9 @@ class UnitSolver {
                     hits.clear();
                     stones.clear();
                     for (size_t q = 0; q < count; ++q)
-                        q_fixers[q] = collect_predecessors(
-                            layer[first + q], static_cast<uint32_t>(q), predecessors, hits, stones);
+                        q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
+                                                           static_cast<uint32_t>(q), predecessors,
+                                                           hits, stones);
                     index_hits(hits, stones);
                     group_repeats(hits, q_fixers);
                     retreat(hits, q_fixers, static_cast<int>(d), local);
@@ -441,8 +442,9 @@ class UnitSolver {
     // Appends the predecessors inside the unit of decided position u, their
     // index still to be computed (see index_hits); returns how many
     // symmetries fix u.
-    int collect_predecessors(uint64_t u, uint32_t q_in_group, std::vector<Position>& predecessors,
-                             std::vector<Hit>& hits, std::vector<Stones>& stones) const {
+    int collect_predecessors(uint64_t u, bool won, uint32_t q_in_group,
+                             std::vector<Position>& predecessors, std::vector<Hit>& hits,
+                             std::vector<Stones>& stones) const {
         const UnitSector& sector = sector_holding(u);
         const uint64_t i = u - sector.offset;
         const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
@@ -456,7 +458,8 @@ class UnitSolver {
             stones.push_back(stones_of(p));
             sectors_[s].index->prefetch(stones.back());
         }
-        return sector.index->stabiliser_size(i);
+        // Only a win's predecessors are weighed by symmetry (see retreat).
+        return won ? sector.index->stabiliser_size(i) : 1;
     }
 
     // Indexes the collected predecessors, whose class tables are on their
