@@ -181,10 +181,14 @@ void SectorIndex::for_each_in_blocks(uint32_t first_block, uint32_t last_block,
             for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
                 visit(index++, Stones{mover, deposit_bits(packed, free)});
         } else {
+            // Only the canonical slots: walk the bitmap's set bits and take
+            // each one's opponent stones from the rank table.
             const uint64_t* bits = &canonical_bits_[symmetric_block(b).bitmap_word];
-            for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-                if (bits[r / 64] >> (r % 64) & 1)
-                    visit(index++, Stones{mover, deposit_bits(packed, free)});
+            for (uint64_t w = 0; w * 64 < count; ++w)
+                for (uint64_t word = bits[w]; word; word &= word - 1) {
+                    const uint64_t r = w * 64 + std::countr_zero(word);
+                    visit(index++, Stones{mover, deposit_bits(subset_of_rank_[r], free)});
+                }
         }
     }
 }
