@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "indexing/checksum.hpp"
+
 namespace morris {
 namespace {
 
@@ -44,13 +46,6 @@ enum : size_t {
     kAtLongestLoss = 100,
     kAtChecksum = 120,
 };
-
-uint64_t fnv1a(const void* data, size_t n) {
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    uint64_t hash = 14695981039346656037ull;
-    for (size_t i = 0; i < n; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
-    return hash;
-}
 
 template <typename T>
 void put(std::vector<unsigned char>& buffer, size_t at, T value) {

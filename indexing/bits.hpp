@@ -85,19 +85,6 @@ class ColexRanker {
                table_[2][std::popcount(set & 0xffff)][set >> 16 & 0xff];
     }
 
-    // The set of `size` elements with colex rank `rank`.
-    static uint32_t unrank(uint64_t rank, int size) {
-        uint32_t set = 0;
-        int p = kMaxBits - 1;
-        for (int i = size; i >= 1; --i) {
-            while (binomial[p][i] > rank) --p;
-            rank -= binomial[p][i];
-            set |= 1u << p;
-            --p;
-        }
-        return set;
-    }
-
   private:
     static constexpr int kBytes = 3;
     static constexpr int kMaxBits = 24;

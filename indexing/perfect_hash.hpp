@@ -96,8 +96,6 @@ class SectorIndex {
     void prefetch(Stones stones) const { __builtin_prefetch(classes_->class_entry(stones.mover)); }
     // How many symmetries map the position at `index` to itself.
     int stabiliser_size(uint64_t index) const;
-    // The one image of `stones` under the symmetries that the index stands for.
-    Stones canonical(Stones stones) const { return stones_at(index(stones)); }
 
     // Calls visit(index, stones) for every index in increasing order.
     template <typename Visit>

@@ -3,6 +3,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "indexing/checksum.hpp"
+
 namespace morris {
 namespace {
 
@@ -82,11 +84,8 @@ std::string Variant::rule_text() const {
 }
 
 uint64_t Variant::rule_hash() const {
-    constexpr uint64_t kFnvOffset = 14695981039346656037ull;
-    constexpr uint64_t kFnvPrime = 1099511628211ull;
-    uint64_t hash = kFnvOffset;
-    for (unsigned char c : rule_text()) hash = (hash ^ c) * kFnvPrime;
-    return hash;
+    const std::string text = rule_text();
+    return fnv1a(text.data(), text.size());
 }
 
 Variant find_variant(std::string_view name) {

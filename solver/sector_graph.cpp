@@ -130,6 +130,16 @@ SectorGraph sector_graph(const Variant& v) {
     return g;
 }
 
+std::vector<SectorKey> unit_children(const SectorGraph& g, const std::vector<SectorKey>& unit) {
+    std::vector<SectorKey> children;
+    for (const SectorKey& k : unit)
+        for (const SectorKey& s : g.successors.at(k))
+            if (std::find(unit.begin(), unit.end(), s) == unit.end() &&
+                std::find(children.begin(), children.end(), s) == children.end())
+                children.push_back(s);
+    return children;
+}
+
 std::vector<SectorKey> dependencies(const SectorGraph& g, const std::vector<SectorKey>& targets,
                                     const std::function<bool(const SectorKey&)>& done) {
     std::set<SectorKey> seen;

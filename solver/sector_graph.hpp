@@ -32,6 +32,9 @@ SectorGraph sector_graph(const Variant& variant);
 std::vector<SectorKey> dependencies(const SectorGraph& graph, const std::vector<SectorKey>& targets,
                                     const std::function<bool(const SectorKey&)>& done);
 
+// The solved sectors a unit reads: its sectors' successors outside it, once each.
+std::vector<SectorKey> unit_children(const SectorGraph& graph, const std::vector<SectorKey>& unit);
+
 // Whether a sector's positions are valid (SPEC §5) and its side to move has
 // not lost for want of stones.
 bool is_valid_sector(const Variant& variant, const SectorKey& key);

@@ -551,21 +551,14 @@ uint64_t default_memory_limit() {
 
 }  // namespace
 
-uint64_t unit_memory(const Variant& v, const std::vector<SectorKey>& unit) {
-    const SectorGraph graph = sector_graph(v);
+uint64_t unit_memory(const Variant& v, const SectorGraph& graph,
+                     const std::vector<SectorKey>& unit) {
     auto size = [&](const SectorKey& k) {
         return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
     };
     uint64_t bytes = 0;
-    std::vector<SectorKey> children;
-    for (const SectorKey& k : unit) {
-        bytes += 3 * size(k);
-        for (const SectorKey& s : graph.successors.at(k))
-            if (std::find(unit.begin(), unit.end(), s) == unit.end() &&
-                std::find(children.begin(), children.end(), s) == children.end())
-                children.push_back(s);
-    }
-    for (const SectorKey& c : children) bytes += sizeof(Entry) * size(c);
+    for (const SectorKey& k : unit) bytes += 3 * size(k);
+    for (const SectorKey& c : unit_children(graph, unit)) bytes += sizeof(Entry) * size(c);
     return bytes;
 }
 
@@ -573,18 +566,20 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     if (options.threads > 0) omp_set_num_threads(options.threads);
     std::filesystem::create_directories(options.directory);
     const SectorGraph graph = sector_graph(v);
+    // A unit counts as solved only when all of it is written: a half-written
+    // unit is solved again.
+    auto unit_written = [&](const std::vector<SectorKey>& unit) {
+        return std::all_of(unit.begin(), unit.end(),
+                           [&](const SectorKey& k) { return written(v, options.directory, k); });
+    };
     std::vector<SectorKey> wanted =
-        options.targets.empty()
-            ? graph.sectors
-            : dependencies(graph, options.targets, [&](const SectorKey& k) {
-                  // Done when its whole unit is written: a half-written unit is solved again.
-                  for (const auto& unit : graph.units)
-                      if (std::find(unit.begin(), unit.end(), k) != unit.end())
-                          return std::all_of(unit.begin(), unit.end(), [&](const SectorKey& u) {
-                              return written(v, options.directory, u);
-                          });
-                  return false;
-              });
+        options.targets.empty() ? graph.sectors
+                                : dependencies(graph, options.targets, [&](const SectorKey& k) {
+                                      for (const auto& unit : graph.units)
+                                          if (std::find(unit.begin(), unit.end(), k) != unit.end())
+                                              return unit_written(unit);
+                                      return false;
+                                  });
     for (const SectorKey& t : options.targets)
         if (!graph.contains(t))
             throw std::runtime_error("sector " + to_string(t) + " is not a sector of " + v.name);
@@ -608,20 +603,16 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
                 return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
             }))
             continue;
-        if (std::all_of(unit.begin(), unit.end(),
-                        [&](const SectorKey& k) { return written(v, options.directory, k); })) {
+        if (unit_written(unit)) {
             for (const SectorKey& k : unit) report({.key = k, .skipped = true});
             continue;
         }
-        if (const uint64_t need = unit_memory(v, unit); need > limit)
+        if (const uint64_t need = unit_memory(v, graph, unit); need > limit)
             throw std::runtime_error(fmt::format(
                 "sector {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
                 to_string(unit.front()), need / double(1 << 20), limit / double(1 << 20)));
         const auto started = std::chrono::steady_clock::now();
-        std::vector<SectorKey> children;
-        for (const SectorKey& k : unit)
-            for (const SectorKey& s : graph.successors.at(k))
-                if (std::find(unit.begin(), unit.end(), s) == unit.end()) children.push_back(s);
+        const std::vector<SectorKey> children = unit_children(graph, unit);
         solved.keep_only(children);
         for (const SectorKey& c : children) solved.load(c);
 

@@ -10,6 +10,7 @@
 
 #include "indexing/sector.hpp"
 #include "indexing/variant.hpp"
+#include "solver/sector_graph.hpp"
 
 namespace morris {
 
@@ -38,7 +39,8 @@ struct SolveOptions {
 // Bytes a unit needs while it is solved: 3 per position of the unit (value
 // and turn counter) and 2 per position of the solved sectors it reads, plus
 // 4 per position decided at a distance not yet processed (not estimated here).
-uint64_t unit_memory(const Variant& variant, const std::vector<SectorKey>& unit);
+uint64_t unit_memory(const Variant& variant, const SectorGraph& graph,
+                     const std::vector<SectorKey>& unit);
 
 // Solves what `options` asks for, skipping sectors already written, and
 // returns a report per sector. Throws DatabaseError or std::runtime_error.

@@ -28,12 +28,14 @@
 #include "db/database.hpp"
 #include "db/sector_file.hpp"
 #include "db/value.hpp"
+#include "indexing/checksum.hpp"  // the format's checksum, to forge right checksums
 #include "indexing/position.hpp"
 #include "indexing/sector.hpp"
 #include "indexing/variant.hpp"
 #include "solver/probe_turns.hpp"
 #include "solver/rules.hpp"
 #include "solver/solve.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace morris;
 namespace fs = std::filesystem;
@@ -43,31 +45,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // Helpers.
 
-// A fresh directory, removed at the end: in memory (/dev/shm) where there is
-// one, since the tests write thousands of small files and a disk shared with
-// fsyncing solvers makes each write slow; else in the temporary directory.
-class TempDir {
-  public:
-    explicit TempDir(const std::string& name) {
-        std::random_device rd;
-        const fs::path base = ::access("/dev/shm", W_OK | X_OK) == 0 ? fs::path("/dev/shm")
-                                                                     : fs::temp_directory_path();
-        path_ =
-            base / ("morris-db-test-" + name + "-" + std::to_string(rd()) + std::to_string(rd()));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
+using morris::test_support::TempDir;
 
 std::string read_bytes(const fs::path& path) {
     std::ifstream in(path, std::ios::binary);
@@ -121,15 +99,6 @@ Stats stats_of(const std::vector<Entry>& entries) {
             ++s.losses, s.longest_loss = std::max(s.longest_loss, o.plies);
     }
     return s;
-}
-
-// The format's own checksum, to forge files whose checksums are right but
-// whose contents are not (what a fuzzer with comparison tracing finds too).
-uint64_t fnv1a(const void* data, size_t n) {
-    const auto* bytes = static_cast<const unsigned char*>(data);
-    uint64_t hash = 14695981039346656037ull;
-    for (size_t i = 0; i < n; ++i) hash = (hash ^ bytes[i]) * 1099511628211ull;
-    return hash;
 }
 
 template <typename T>

@@ -52,6 +52,7 @@
 #include "indexing/variant.hpp"
 #include "solver/rules.hpp"
 #include "solver/solve.hpp"
+#include "tests/temp_dir.hpp"
 
 using namespace morris;
 namespace fs = std::filesystem;
@@ -465,27 +466,7 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
 // ---------------------------------------------------------------------------
 // Helpers.
 
-// A fresh directory under the system's temporary directory, removed at the end.
-class TempDir {
-  public:
-    explicit TempDir(const std::string& name) {
-        std::random_device rd;
-        path_ = fs::temp_directory_path() /
-                ("morris-solver-test-" + name + "-" + std::to_string(rd()) + std::to_string(rd()));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
-};
+using morris::test_support::TempDir;
 
 std::vector<SectorReport> solve_into(const Variant& v, const fs::path& dir, int threads,
                                      std::vector<SectorKey> targets = {}) {
