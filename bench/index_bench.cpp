@@ -44,23 +44,6 @@ void BM_IndexRandom(benchmark::State& state) {
 }
 BENCHMARK(BM_IndexRandom)->Args({8, 8})->Args({9, 9})->Args({9, 8})->Args({3, 9});
 
-// The same positions indexed 256 at a time with index_many, which prefetches.
-void BM_IndexRandomBatch(benchmark::State& state) {
-    const int mover = static_cast<int>(state.range(0)), opponent = static_cast<int>(state.range(1));
-    const SectorIndex& sector = nine_sector(mover, opponent);
-    const auto samples = random_stones(mover, opponent);
-    constexpr size_t kBatch = 256;
-    std::vector<uint64_t> indices(kBatch);
-    size_t i = 0;
-    for (auto _ : state) {
-        sector.index_many(std::span(samples).subspan(i, kBatch), indices);
-        benchmark::DoNotOptimize(indices.data());
-        i = (i + kBatch) & (kSamples - 1);
-    }
-    state.SetItemsProcessed(state.iterations() * kBatch);
-}
-BENCHMARK(BM_IndexRandomBatch)->Args({8, 8})->Args({9, 9})->Args({9, 8})->Args({3, 9});
-
 void BM_IndexInverseRandom(benchmark::State& state) {
     const SectorIndex& sector =
         nine_sector(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)));

@@ -9,72 +9,78 @@
 
 namespace morris {
 
+void SymmetryClasses::RankBitmap::count() {
+    uint32_t running = 0;
+    for (Line& line : lines_) {
+        line.before = running;
+        for (unsigned w = 0; w < kWords; ++w) {
+            line.before_word[w] = static_cast<uint16_t>(running - line.before);
+            running += std::popcount(line.words[w]);
+        }
+    }
+}
+
 SymmetryClasses::SymmetryClasses(const Board& board)
     : board_(&board),
-      class_of_(board.points + 1),
-      representatives_(board.points + 1),
-      stabilisers_(board.points + 1),
-      byte_images_(board.symmetries.size()) {
-    const int n = static_cast<int>(board.symmetries.size());
-    for (int s = 0; s < n; ++s)
-        for (int byte = 0; byte < 3; ++byte)
-            for (Bitboard value = 0; value < 256; ++value)
-                byte_images_[s][byte][value] =
-                    board.transform((value << (8 * byte)) & board.all(), board.symmetries[s]);
+      symmetry_count_(static_cast<int>(board.symmetries.size())),
+      image_rows_(3 * 256),
+      sizes_(board.points + 1) {
+    const int n = symmetry_count_;
+    if (n > kMaxSymmetries)
+        throw std::invalid_argument("board " + board.name + " has more symmetries than fit");
+    for (int byte = 0; byte < 3; ++byte)
+        for (Bitboard value = 0; value < 256; ++value)
+            for (int s = 0; s < kMaxSymmetries; ++s)
+                image_rows_[byte * 256 + value].image[s] =
+                    board.transform((value << (8 * byte)) & board.all(),
+                                    board.symmetries[s < n ? s : 0])
+                        << kSymmetryBits |
+                    static_cast<uint32_t>(s);
 
-    std::vector<int> inverse(n);
-    for (int s = 0; s < n; ++s)
-        for (int t = 0; t < n; ++t) {
-            bool identity = true;
-            for (int p = 0; p < board.points; ++p)
-                identity &= board.symmetries[t][board.symmetries[s][p]] == p;
-            if (identity) inverse[s] = t;
-        }
-
+    for (int size = 0; size <= board.points; ++size)
+        sizes_[size].representative_bits = RankBitmap(binomial[board.points][size]);
     // Walking the sets in increasing order meets each class first at its
     // smallest member, which is therefore the representative.
-    constexpr uint32_t kUnset = ~0u;
-    for (int size = 0; size <= board.points; ++size)
-        class_of_[size].assign(binomial[board.points][size], kUnset);
+    std::vector<bool> seen(uint64_t{board.all()} + 1, false);
+    std::vector<std::vector<uint16_t>> stabilisers(board.points + 1);  // by size, by representative
     for (Bitboard set = 0; set <= board.all(); ++set) {
-        int size = std::popcount(set);
-        if (class_of_[size][colex().rank(set)] != kUnset) continue;
-        uint32_t found = static_cast<uint32_t>(representatives_[size].size());
-        representatives_[size].push_back(set);
+        if (seen[set]) continue;
+        SizeTables& t = sizes_[std::popcount(set)];
+        t.representatives.push_back(set);
+        t.representative_bits.set(colex().rank(set));
         uint16_t stabiliser = 0;
         for (int s = 0; s < n; ++s) {
-            Bitboard image = transform(set, s);
+            const Bitboard image = transform(set, s);
             if (image == set) stabiliser |= 1u << s;
-            // s takes the representative to `image`, so its inverse takes `image` back.
-            uint32_t& entry = class_of_[size][colex().rank(image)];
-            if (entry == kUnset) entry = found << kSymmetryBits | static_cast<uint32_t>(inverse[s]);
+            seen[image] = true;
         }
-        stabilisers_[size].push_back(stabiliser);
+        stabilisers[std::popcount(set)].push_back(stabiliser);
         if (set == board.all()) break;
     }
 
-    // Re-rank each size's classes: asymmetric first, order kept within each group.
-    asymmetric_counts_.resize(board.points + 1);
+    // Rank each size's classes asymmetric first, order kept within each group.
     for (int size = 0; size <= board.points; ++size) {
-        auto& reps = representatives_[size];
-        auto& stabs = stabilisers_[size];
-        std::vector<uint32_t> order(reps.size());
-        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        auto symmetric_at = std::stable_partition(order.begin(), order.end(),
-                                                  [&](uint32_t i) { return stabs[i] == 1; });
-        asymmetric_counts_[size] = static_cast<uint32_t>(symmetric_at - order.begin());
-        std::vector<uint32_t> new_rank(order.size());
-        std::vector<Bitboard> sorted_reps(order.size());
-        std::vector<uint16_t> sorted_stabs(order.size());
-        for (uint32_t r = 0; r < order.size(); ++r) {
-            new_rank[order[r]] = r;
-            sorted_reps[r] = reps[order[r]];
-            sorted_stabs[r] = stabs[order[r]];
+        SizeTables& t = sizes_[size];
+        t.representative_bits.count();
+        const auto& stabs = stabilisers[size];
+        const size_t classes = stabs.size();
+        t.symmetric_bits.assign(classes / 64 + 1, 0);
+        t.symmetric_before.assign(t.symmetric_bits.size(), 0);
+        for (size_t r = 0; r < classes; ++r)
+            if (stabs[r] != 1) t.symmetric_bits[r / 64] |= uint64_t{1} << (r % 64);
+        uint32_t running = 0;
+        for (size_t w = 0; w < t.symmetric_bits.size(); ++w) {
+            t.symmetric_before[w] = running;
+            running += std::popcount(t.symmetric_bits[w]);
         }
-        reps = std::move(sorted_reps);
-        stabs = std::move(sorted_stabs);
-        for (uint32_t& entry : class_of_[size])
-            entry = new_rank[entry >> kSymmetryBits] << kSymmetryBits | (entry & kSymmetryMask);
+        t.asymmetric_count = static_cast<uint32_t>(classes) - running;
+        std::vector<Bitboard> by_rank(classes);
+        t.stabilisers.assign(classes, 0);
+        for (uint32_t r = 0; r < classes; ++r) {
+            by_rank[t.class_rank(r)] = t.representatives[r];
+            t.stabilisers[t.class_rank(r)] = stabs[r];
+        }
+        t.representatives = std::move(by_rank);
     }
 }
 
@@ -147,29 +153,9 @@ uint64_t SectorIndex::symmetric_slot(const SymmetricBlock& block, Bitboard free,
     return block.first_index + bits_before_[word] + std::popcount(below);
 }
 
-uint64_t SectorIndex::index(Stones stones) const {
-    return index_in_class(classes_->class_of(stones.mover), stones);
-}
-
-void SectorIndex::index_many(std::span<const Stones> stones, std::span<uint64_t> indices) const {
-    // Enough lookups in flight to hide the latency of the class tables.
-    constexpr size_t kBatch = 16;
-    const uint32_t* entries[kBatch];
-    for (size_t first = 0; first < stones.size(); first += kBatch) {
-        const size_t n = std::min(kBatch, stones.size() - first);
-        for (size_t i = 0; i < n; ++i) {
-            entries[i] = classes_->class_entry(stones[first + i].mover);
-            __builtin_prefetch(entries[i]);
-        }
-        for (size_t i = 0; i < n; ++i)
-            indices[first + i] =
-                index_in_class(SymmetryClasses::decode(*entries[i]), stones[first + i]);
-    }
-}
-
-uint64_t SectorIndex::index_in_class(SymmetryClasses::Class c, Stones stones) const {
-    const auto [block, symmetry] = c;
-    const Bitboard free = classes_->board().all() & ~classes_->transform(stones.mover, symmetry);
+uint64_t SectorIndex::index(Stones stones, const SymmetryClasses::Class& mover_class) const {
+    const auto [block, symmetry, mover] = mover_class;
+    const Bitboard free = classes_->board().all() & ~mover;
     const Bitboard opponent = classes_->transform(stones.opponent, symmetry);
     if (block < asymmetric_count_)
         return block * block_size_ + colex().rank(extract_bits(opponent, free));

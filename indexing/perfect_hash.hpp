@@ -15,6 +15,7 @@
 // be walked in index order with Gosper's next-combination and one deposit.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -28,6 +29,12 @@ namespace morris {
 // Classes of point sets under a board's symmetry group, for every set size.
 // Within a size, classes are ranked asymmetric ones first (those whose
 // representative only the identity fixes), each group by representative.
+//
+// class_of() sits on every indexing, so it computes rather than looks up
+// (a table of class numbers by set takes 5 MiB for nine stones and misses the
+// caches): the set's images under all symmetries come from three 64-byte rows,
+// the representative is their minimum, and its class number one bit rank in a
+// bitmap of representatives that stays in the L2 cache.
 class SymmetryClasses {
   public:
     explicit SymmetryClasses(const Board& board);
@@ -35,41 +42,114 @@ class SymmetryClasses {
     struct Class {
         uint32_t rank;
         int symmetry;  // takes the set to its class representative
+        Bitboard representative;
     };
-    Class class_of(Bitboard set) const { return decode(*class_entry(set)); }
-    // The two halves of class_of, for callers that prefetch the entry.
-    const uint32_t* class_entry(Bitboard set) const {
-        return &class_of_[std::popcount(set)][colex().rank(set)];
+    Class class_of(Bitboard set) const {
+        const auto [representative, symmetry] = smallest_image(set);
+        const SizeTables& t = sizes_[std::popcount(set)];
+        return {t.class_rank(t.representative_bits.rank(colex().rank(representative))), symmetry,
+                representative};
     }
-    static Class decode(uint32_t entry) {
-        return {entry >> kSymmetryBits, static_cast<int>(entry & kSymmetryMask)};
+    const std::vector<Bitboard>& representatives(int size) const {
+        return sizes_[size].representatives;
     }
-
-    const std::vector<Bitboard>& representatives(int size) const { return representatives_[size]; }
-    uint32_t asymmetric_count(int size) const { return asymmetric_counts_[size]; }
+    uint32_t asymmetric_count(int size) const { return sizes_[size].asymmetric_count; }
     // Mask of the symmetries (bit i: board.symmetries[i]) that fix class `rank`'s representative.
-    uint32_t stabiliser(int size, uint32_t rank) const { return stabilisers_[size][rank]; }
+    uint32_t stabiliser(int size, uint32_t rank) const { return sizes_[size].stabilisers[rank]; }
 
     Bitboard transform(Bitboard set, int symmetry) const {
-        const auto& t = byte_images_[symmetry];
-        return t[0][set & 0xff] | t[1][set >> 8 & 0xff] | t[2][set >> 16 & 0xff];
+        return (image_rows_[set & 0xff].image[symmetry] |
+                image_rows_[256 + (set >> 8 & 0xff)].image[symmetry] |
+                image_rows_[512 + (set >> 16 & 0xff)].image[symmetry]) >>
+               kSymmetryBits;
     }
-    int symmetry_count() const { return static_cast<int>(byte_images_.size()); }
+    int symmetry_count() const { return symmetry_count_; }
     const Board& board() const { return *board_; }
 
   private:
-    static constexpr int kSymmetryBits = 5;
-    static constexpr uint32_t kSymmetryMask = (1u << kSymmetryBits) - 1;
+    static constexpr int kMaxSymmetries = 16;
+
+    // The images of one byte of a set under every symmetry, one lane each,
+    // shifted up to make room for the lane's symmetry number below: so the
+    // smallest of the three rows' OR is the representative and the first
+    // symmetry that gives it at once. Lanes past the board's symmetries
+    // repeat the identity's image with a larger number, so they never win.
+    static constexpr int kSymmetryBits = 4;
+    using Lanes = uint32_t __attribute__((vector_size(4 * kMaxSymmetries)));
+    struct alignas(64) ImageRow {
+        Lanes image;
+    };
+    struct SmallestImage {
+        Bitboard image;
+        int symmetry;  // the first symmetry that takes the set to `image`
+    };
+    static void keep_min(Lanes& a, const Lanes& b) { a = a < b ? a : b; }
+    SmallestImage smallest_image(Bitboard set) const {
+        Lanes images = image_rows_[set & 0xff].image | image_rows_[256 + (set >> 8 & 0xff)].image |
+                       image_rows_[512 + (set >> 16 & 0xff)].image;
+        // Swapping halves, quarters, pairs and neighbours leaves the minimum in every lane.
+        keep_min(images, __builtin_shufflevector(images, images, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1,
+                                                 2, 3, 4, 5, 6, 7));
+        keep_min(images, __builtin_shufflevector(images, images, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14,
+                                                 15, 8, 9, 10, 11));
+        keep_min(images, __builtin_shufflevector(images, images, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8,
+                                                 9, 14, 15, 12, 13));
+        keep_min(images, __builtin_shufflevector(images, images, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11,
+                                                 10, 13, 12, 15, 14));
+        return {images[0] >> kSymmetryBits, static_cast<int>(images[0] & (kMaxSymmetries - 1))};
+    }
+
+    // A bitmap over colex ranks that counts the set bits before a position
+    // with one cache line and no branch: each line holds six words, the
+    // count before the line and the count before each word within it.
+    class RankBitmap {
+      public:
+        explicit RankBitmap(uint64_t bits = 0) : lines_((bits + kBitsPerLine - 1) / kBitsPerLine) {}
+        void set(uint64_t i) { lines_[i / kBitsPerLine].words[i % kBitsPerLine / 64] |= bit(i); }
+        void count();  // fills the counts once every bit is set
+        // Set bits before i.
+        uint32_t rank(uint64_t i) const {
+            const Line& line = lines_[i / kBitsPerLine];
+            const unsigned word = i % kBitsPerLine / 64;
+            return line.before + line.before_word[word] +
+                   static_cast<uint32_t>(std::popcount(line.words[word] & (bit(i) - 1)));
+        }
+
+      private:
+        static constexpr unsigned kWords = 6;
+        static constexpr uint64_t kBitsPerLine = kWords * 64;
+        struct alignas(64) Line {
+            uint64_t words[kWords] = {};
+            uint32_t before = 0;
+            uint16_t before_word[kWords] = {};
+        };
+        static uint64_t bit(uint64_t i) { return uint64_t{1} << (i % 64); }
+        std::vector<Line> lines_;
+    };
+
+    struct SizeTables {
+        RankBitmap representative_bits;  // set at each representative's colex rank
+        // The representatives' ranks in increasing order are re-ranked
+        // asymmetric first: bit r set when the r-th representative is symmetric.
+        std::vector<uint64_t> symmetric_bits;
+        std::vector<uint32_t> symmetric_before;  // set bits before each word
+        uint32_t asymmetric_count = 0;
+        std::vector<Bitboard> representatives;  // by class rank
+        std::vector<uint16_t> stabilisers;      // by class rank
+
+        uint32_t class_rank(uint32_t r) const {
+            const uint64_t word = symmetric_bits[r / 64];
+            const uint32_t symmetric_below =
+                symmetric_before[r / 64] +
+                static_cast<uint32_t>(std::popcount(word & ((uint64_t{1} << (r % 64)) - 1)));
+            return word >> (r % 64) & 1 ? asymmetric_count + symmetric_below : r - symmetric_below;
+        }
+    };
 
     const Board* board_;
-    // By set size, by the set's colex rank among sets of its size (tables of
-    // a few MiB each, so the lookup mostly hits the L3 cache):
-    // class rank << kSymmetryBits | symmetry to the representative.
-    std::vector<std::vector<uint32_t>> class_of_;
-    std::vector<std::vector<Bitboard>> representatives_;                 // by size, by rank
-    std::vector<std::vector<uint16_t>> stabilisers_;                     // by size, by rank
-    std::vector<uint32_t> asymmetric_counts_;                            // by size
-    std::vector<std::array<std::array<Bitboard, 256>, 3>> byte_images_;  // by symmetry
+    int symmetry_count_;
+    std::vector<ImageRow> image_rows_;  // by byte of the set (3) and its value (256)
+    std::vector<SizeTables> sizes_;     // by set size
 };
 
 // Built once per board and kept; thread-safe.
@@ -85,15 +165,11 @@ class SectorIndex {
     int mover_stones() const { return mover_stones_; }
     int opponent_stones() const { return opponent_stones_; }
 
-    uint64_t index(Stones stones) const;
-    // index() of many positions at once, prefetching the class tables: what a
-    // caller with a batch of positions in hand should use.
-    void index_many(std::span<const Stones> stones, std::span<uint64_t> indices) const;
+    uint64_t index(Stones stones) const { return index(stones, classes_->class_of(stones.mover)); }
+    // The same for a caller who knows the class of the mover's stones.
+    uint64_t index(Stones stones, const SymmetryClasses::Class& mover_class) const;
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
-    // Starts loading what index(stones) will read first, for callers that
-    // work through a batch of positions.
-    void prefetch(Stones stones) const { __builtin_prefetch(classes_->class_entry(stones.mover)); }
     // How many symmetries map the position at `index` to itself.
     int stabiliser_size(uint64_t index) const;
 
@@ -131,7 +207,6 @@ class SectorIndex {
         return symmetric_blocks_[block - asymmetric_count_];
     }
     uint64_t symmetric_slot(const SymmetricBlock& block, Bitboard free, Bitboard opponent) const;
-    uint64_t index_in_class(SymmetryClasses::Class c, Stones stones) const;
 
     const SymmetryClasses* classes_;
     const std::vector<Bitboard>* representatives_;

@@ -218,6 +218,28 @@ class UnitSolver {
         }
     };
 
+    // Classes of successors' mover stones. Positions are settled grouped by
+    // their opponent's stones, which become the successor's mover less at
+    // most a removed stone, so a few sets recur through a whole batch.
+    class ClassCache {
+      public:
+        explicit ClassCache(const SymmetryClasses& classes) : classes_(&classes) {
+            std::fill(std::begin(sets_), std::end(sets_), ~Bitboard{0});
+        }
+        const SymmetryClasses::Class& get(Bitboard set) {
+            const size_t slot = (set * kFibonacci) >> (32 - kSlotBits);
+            if (sets_[slot] != set) sets_[slot] = set, found_[slot] = classes_->class_of(set);
+            return found_[slot];
+        }
+
+      private:
+        static constexpr int kSlotBits = 5;
+        static constexpr uint32_t kFibonacci = 0x9e3779b9;  // 2^32 / golden ratio: spreads sets
+        const SymmetryClasses* classes_;
+        Bitboard sets_[1 << kSlotBits];
+        SymmetryClasses::Class found_[1 << kSlotBits];
+    };
+
     // A turn into a solved sector, waiting in a batch for its value.
     struct Lookup {
         uint32_t position;  // in the batch
@@ -229,6 +251,7 @@ class UnitSolver {
     // Positions settled together, so that the successors' lookups, which
     // miss the cache, can be prefetched and overlap.
     struct Batch {
+        explicit Batch(const Board& board) : classes(symmetry_classes(board)) {}
         static constexpr size_t kSize = 64;
         size_t count = 0;
         uint64_t unit_position[kSize];
@@ -237,6 +260,7 @@ class UnitSolver {
         std::vector<Lookup> lookups;
         Layers decided, candidates;
         TableCache tables;
+        ClassCache classes;
     };
 
     // Counts each position's turns inside the unit and settles what its
@@ -249,7 +273,7 @@ class UnitSolver {
                 static_cast<int>((classes + kClassesPerChunk - 1) / kClassesPerChunk);
 #pragma omp parallel if (sector.index->size() >= kParallelWork)
             {
-                Batch batch;
+                Batch batch(*variant_.board);
 #pragma omp for schedule(dynamic, 1)
                 for (int chunk = 0; chunk < chunks; ++chunk) {
                     const uint32_t first = static_cast<uint32_t>(chunk) * kClassesPerChunk;
@@ -306,13 +330,12 @@ class UnitSolver {
                                     static_cast<uint8_t>(mine_in_hand - t.is_placement())};
                 const SolvedSectors::Table& table = batch.tables.get(key, solved_);
                 batch.lookups.push_back({k, &table, Stones{theirs, mine}, 0});
-                table.index->prefetch(batch.lookups.back().stones);
             });
             summary.turns += quiet;
             summary.internal += quiet;
         }
         for (Lookup& l : batch.lookups) {
-            l.index = l.table->index->index(l.stones);
+            l.index = l.table->index->index(l.stones, batch.classes.get(l.stones.mover));
             __builtin_prefetch(&l.table->entries[l.index]);
         }
         for (const Lookup& l : batch.lookups)
@@ -456,14 +479,12 @@ class UnitSolver {
         for (const Position& p : predecessors) {
             hits.push_back({q_in_group, 0, s});
             stones.push_back(stones_of(p));
-            sectors_[s].index->prefetch(stones.back());
         }
         // Only a win's predecessors are weighed by symmetry (see retreat).
         return won ? sector.index->stabiliser_size(i) : 1;
     }
 
-    // Indexes the collected predecessors, whose class tables are on their
-    // way into the cache, and starts loading their states.
+    // Indexes the collected predecessors and starts loading their states.
     void index_hits(std::vector<Hit>& hits, const std::vector<Stones>& stones) const {
         for (size_t h = 0; h < hits.size(); ++h) {
             const UnitSector& from = sectors_[hits[h].sector];
