@@ -26,11 +26,17 @@ void generate_turns(const Variant& variant, const Position& position, std::vecto
 template <typename Visit>
 void for_each_turn(const Variant& variant, const Position& position, Visit&& visit);
 
-// The same turns, except that quiet moves (moves that close no mill, the
-// bulk of the moving phase) are only counted: returns their number. The
-// solver needs nothing else of them.
+// Turns that close no mill: the bulk of both phases.
+struct QuietTurns {
+    int moves = 0;            // how many moves close no mill
+    Bitboard placements = 0;  // the points where a placement closes no mill
+};
+
+// The same turns as for_each_turn, except that quiet ones are not visited
+// but returned in bulk: the solver counts quiet moves (they stay in the
+// sector) and looks quiet placements up in one successor block.
 template <typename Visit>
-int for_each_loud_turn(const Variant& variant, const Position& position, Visit&& visit);
+QuietTurns for_each_loud_turn(const Variant& variant, const Position& position, Visit&& visit);
 
 Status status(const Variant& variant, const Position& position);
 
@@ -189,31 +195,39 @@ void for_each_turn(const Variant& v, const Position& p, Visit&& visit) {
 }
 
 template <typename Visit>
-int for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit) {
+QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit) {
     using namespace turn_generation;
-    if (p.total(p.side) < 3) return 0;  // lost already
+    QuietTurns quiet;
+    if (p.total(p.side) < 3) return quiet;  // lost already
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
     const Bitboard empty = board.all() & ~p.occupied();
-    LazyRemovable removable_now(v, p.stones[p.other()]);
-    visit_placements(v, p, removable_now, visit);
-    if (!may_move(v, p)) return 0;
     // Empty points that would complete a mill with two stones already there:
-    // only moves to them can close one.
+    // only placements and moves to them can close one.
     Bitboard closing = 0;
     for (Bitboard mill : board.mills)
         if (std::popcount(mill & own) == 2) closing |= mill & empty;
-    int quiet = 0;
+    LazyRemovable removable_now(v, p.stones[p.other()]);
+    if (may_place(p)) {
+        quiet.placements = empty & ~closing;
+        for (Bitboard to = empty & closing; to; to &= to - 1) {
+            const int t = std::countr_zero(to);
+            const Turn turn{.to = static_cast<int8_t>(t)};
+            visit_with_removals(v, p, turn, mills_closed(board, own | 1u << t, t), removable_now,
+                                visit);
+        }
+    }
+    if (!may_move(v, p)) return quiet;
     for (Bitboard from = own; from; from &= from - 1) {
         const int f = std::countr_zero(from);
         const Bitboard to_all = destinations(v, p, f);
-        quiet += std::popcount(to_all & ~closing);
+        quiet.moves += std::popcount(to_all & ~closing);
         for (Bitboard to = to_all & closing; to; to &= to - 1) {
             const int t = std::countr_zero(to);
             const Bitboard after = (own & ~(1u << f)) | 1u << t;
             const int closed = mills_closed(board, after, t);
             if (closed == 0) {
-                ++quiet;
+                ++quiet.moves;
                 continue;
             }
             const Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};

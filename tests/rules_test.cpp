@@ -922,9 +922,10 @@ TEST(Rules, ParsePositionOrTurnsRejectsIllegalTurnLists) {
 // The solver counts quiet moves instead of visiting them: what it visits plus
 // what it counts must be exactly the turn list, and only mill-less moves may
 // go uncounted as turns.
-TEST(Rules, LoudTurnsPlusQuietCountAreExactlyTheTurns) {
+TEST(Rules, LoudTurnsPlusQuietOnesAreExactlyTheTurns) {
     constexpr int kPositionsPerRuleSet = 300;
     uint32_t seed = 777;
+    int quiet_placements_seen = 0;
     for (std::string_view name : variant_names()) {
         for (const auto& overrides : kRuleSets) {
             const Variant v = make_variant(name, overrides);
@@ -934,22 +935,31 @@ TEST(Rules, LoudTurnsPlusQuietCountAreExactlyTheTurns) {
                 const Position p = random.next(kShapes[i % std::size(kShapes)]);
                 generate_turns(v, p, turns);
                 std::vector<Turn> loud;
-                const int quiet =
+                const QuietTurns quiet =
                     for_each_loud_turn(v, p, [&](const Turn& t) { loud.push_back(t); });
-                ASSERT_EQ(loud.size() + static_cast<size_t>(quiet), turns.size())
+                ASSERT_EQ(loud.size() + static_cast<size_t>(quiet.moves) +
+                              static_cast<size_t>(std::popcount(quiet.placements)),
+                          turns.size())
                     << label(v, overrides) << " " << to_string(v, p);
-                int quiet_in_list = 0;
+                int quiet_moves_in_list = 0;
+                Bitboard quiet_placements_in_list = 0;
                 for (const Turn& t : turns) {
                     const bool visited = std::find(loud.begin(), loud.end(), t) != loud.end();
                     if (visited) continue;
-                    ASSERT_FALSE(t.is_placement()) << to_string(v, p);
                     ASSERT_EQ(t.removals(), 0) << to_string(v, p);
-                    const Bitboard after = (p.stones[p.side] & ~(1u << t.from)) | 1u << t.to;
+                    const Bitboard lifted = t.is_placement() ? 0 : 1u << t.from;
+                    const Bitboard after = (p.stones[p.side] & ~lifted) | 1u << t.to;
                     ASSERT_EQ(v.board->in_mills(after) >> t.to & 1, 0u) << to_string(v, p);
-                    ++quiet_in_list;
+                    if (t.is_placement())
+                        quiet_placements_in_list |= 1u << t.to;
+                    else
+                        ++quiet_moves_in_list;
                 }
-                ASSERT_EQ(quiet_in_list, quiet) << to_string(v, p);
+                ASSERT_EQ(quiet_moves_in_list, quiet.moves) << to_string(v, p);
+                ASSERT_EQ(quiet_placements_in_list, quiet.placements) << to_string(v, p);
+                quiet_placements_seen += std::popcount(quiet.placements);
             }
         }
     }
+    EXPECT_GT(quiet_placements_seen, 0);
 }
