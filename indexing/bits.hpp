@@ -63,32 +63,34 @@ inline constexpr auto binomial = [] {
 class ColexRanker {
   public:
     constexpr ColexRanker() {
-        for (int byte = 0; byte < kBytes; ++byte)
-            for (int below = 0; below <= kMaxBits; ++below)
-                for (int value = 0; value < 256; ++value) {
-                    uint32_t sum = 0;
-                    int count = below;
-                    for (int bit = 0; bit < 8; ++bit)
-                        if (value >> bit & 1) {
-                            ++count;
-                            int p = byte * 8 + bit;
-                            if (count <= kMaxBinomial)
-                                sum += static_cast<uint32_t>(binomial[p][count]);
-                        }
-                    table_[byte][below][value] = sum;
-                }
+        for (int value = 0; value < 256; ++value) {
+            low_[value] = byte_sum(0, 0, value);
+            for (int below = 0; below <= 8; ++below) mid_[below][value] = byte_sum(1, below, value);
+            for (int below = 0; below <= 16; ++below)
+                high_[below][value] = byte_sum(2, below, value);
+        }
     }
 
     uint32_t rank(uint32_t set) const {
         uint32_t low = set & 0xff, mid = set >> 8 & 0xff;
-        return table_[0][0][low] + table_[1][std::popcount(low)][mid] +
-               table_[2][std::popcount(set & 0xffff)][set >> 16 & 0xff];
+        return low_[low] + mid_[std::popcount(low)][mid] +
+               high_[std::popcount(set & 0xffff)][set >> 16 & 0xff];
     }
 
   private:
-    static constexpr int kBytes = 3;
-    static constexpr int kMaxBits = 24;
-    uint32_t table_[kBytes][kMaxBits + 1][256]{};
+    // The terms of the sum for the set bits of one byte of the set, given
+    // how many set bits the bytes below hold. Tables for three bytes only
+    // (27 KiB, so they stay in the L1 cache): boards have at most 24 points.
+    static constexpr uint32_t byte_sum(int byte, int below, int value) {
+        uint32_t sum = 0;
+        int count = below;
+        for (int bit = 0; bit < 8; ++bit)
+            if (value >> bit & 1) sum += static_cast<uint32_t>(binomial[byte * 8 + bit][++count]);
+        return sum;
+    }
+    uint32_t low_[256]{};
+    uint32_t mid_[9][256]{};
+    uint32_t high_[17][256]{};
 };
 
 inline const ColexRanker& colex() {
