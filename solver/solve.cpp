@@ -147,6 +147,9 @@ class UnitSolver {
             offset += index.size();
         }
         size_ = offset;
+        only_placements_ = v.rules.placement == Placement::place_only &&
+                           std::all_of(keys.begin(), keys.end(),
+                                       [](const SectorKey& k) { return k.mover_in_hand > 0; });
         if (size_ > std::numeric_limits<UnitPosition>::max())
             throw std::runtime_error(label("") + "has too many positions for one unit");
     }
@@ -155,6 +158,10 @@ class UnitSolver {
 
     void run() {
         state_ = HugeArray<uint16_t>(size_);
+        if (only_placements_) {
+            first_pass();  // settles every position: all turns leave the unit
+            return;
+        }
         counter_ = HugeArray<uint8_t>(size_);
         first_pass();
         propagate();
@@ -380,6 +387,13 @@ class UnitSolver {
             }
             return;
         }
+        if (only_placements_) {
+            // Every successor is solved: the position's value is final.
+            state_[u] = s.best_win > 0  ? state::decided(s.best_win)
+                        : s.cannot_lose ? state::kCannotLose
+                                        : state::decided(s.floor);
+            return;
+        }
         counter_[u] = static_cast<uint8_t>(s.internal);
         // Read before writing: after the first position most find it set.
         if (s.internal > 0 && !has_internal_turns_.load(std::memory_order_relaxed))
@@ -573,6 +587,10 @@ class UnitSolver {
     uint64_t size_ = 0;
     HugeArray<uint16_t> state_;
     HugeArray<uint8_t> counter_;
+    // Every position of the unit places a stone and cannot move (placement
+    // sectors of place-only variants): one pass decides all, without
+    // counters or layers.
+    bool only_placements_ = false;
     std::atomic<bool> has_internal_turns_{false};
     Layers decided_, candidates_;
 };
