@@ -144,9 +144,7 @@ uint64_t SectorIndex::block_begin(uint32_t block) const {
 
 uint64_t SectorIndex::symmetric_slot(const SymmetricBlock& block, Bitboard free,
                                      Bitboard opponent) const {
-    Bitboard smallest = opponent;
-    for (uint32_t s = block.stabiliser & (block.stabiliser - 1); s; s &= s - 1)
-        smallest = std::min(smallest, classes_->transform(opponent, std::countr_zero(s)));
+    const Bitboard smallest = classes_->smallest_image(opponent, block.stabiliser);
     uint64_t r = colex().rank(extract_bits(smallest, free));
     uint64_t word = block.bitmap_word + r / 64;
     uint64_t below = canonical_bits_[word] & ((uint64_t{1} << (r % 64)) - 1);

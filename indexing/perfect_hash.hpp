@@ -63,6 +63,16 @@ class SymmetryClasses {
                 image_rows_[512 + (set >> 16 & 0xff)].image[symmetry]) >>
                kSymmetryBits;
     }
+    // The smallest image of `set` under the symmetries in the mask `symmetries`
+    // (bit i: board.symmetries[i]; the identity's bit must be among them).
+    Bitboard smallest_image(Bitboard set, uint32_t symmetries) const {
+        constexpr Lanes kLaneBits = {1 << 0,  1 << 1,  1 << 2,  1 << 3, 1 << 4,  1 << 5,
+                                     1 << 6,  1 << 7,  1 << 8,  1 << 9, 1 << 10, 1 << 11,
+                                     1 << 12, 1 << 13, 1 << 14, 1 << 15};
+        // Lanes of other symmetries become all ones, which lose every minimum.
+        const Lanes others = (kLaneBits & symmetries) == 0;
+        return smallest_lane(images_of(set) | others) >> kSymmetryBits;
+    }
     int symmetry_count() const { return symmetry_count_; }
     const Board& board() const { return *board_; }
 
@@ -84,19 +94,25 @@ class SymmetryClasses {
         int symmetry;  // the first symmetry that takes the set to `image`
     };
     static void keep_min(Lanes& a, const Lanes& b) { a = a < b ? a : b; }
-    SmallestImage smallest_image(Bitboard set) const {
-        Lanes images = image_rows_[set & 0xff].image | image_rows_[256 + (set >> 8 & 0xff)].image |
-                       image_rows_[512 + (set >> 16 & 0xff)].image;
+    Lanes images_of(Bitboard set) const {
+        return image_rows_[set & 0xff].image | image_rows_[256 + (set >> 8 & 0xff)].image |
+               image_rows_[512 + (set >> 16 & 0xff)].image;
+    }
+    static uint32_t smallest_lane(Lanes lanes) {
         // Swapping halves, quarters, pairs and neighbours leaves the minimum in every lane.
-        keep_min(images, __builtin_shufflevector(images, images, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1,
-                                                 2, 3, 4, 5, 6, 7));
-        keep_min(images, __builtin_shufflevector(images, images, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14,
-                                                 15, 8, 9, 10, 11));
-        keep_min(images, __builtin_shufflevector(images, images, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8,
-                                                 9, 14, 15, 12, 13));
-        keep_min(images, __builtin_shufflevector(images, images, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11,
-                                                 10, 13, 12, 15, 14));
-        return {images[0] >> kSymmetryBits, static_cast<int>(images[0] & (kMaxSymmetries - 1))};
+        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2,
+                                                3, 4, 5, 6, 7));
+        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14,
+                                                15, 8, 9, 10, 11));
+        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
+                                                14, 15, 12, 13));
+        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
+                                                13, 12, 15, 14));
+        return lanes[0];
+    }
+    SmallestImage smallest_image(Bitboard set) const {
+        const uint32_t smallest = smallest_lane(images_of(set));
+        return {smallest >> kSymmetryBits, static_cast<int>(smallest & (kMaxSymmetries - 1))};
     }
 
     // A bitmap over colex ranks that counts the set bits before a position
