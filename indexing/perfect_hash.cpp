@@ -112,7 +112,8 @@ SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int o
     const uint64_t words = (block_size_ + 63) / 64;
     for (uint32_t b = asymmetric_count_; b < block_count(); ++b) {
         SymmetricBlock block{size_, classes.stabiliser(mover_stones, b),
-                             static_cast<uint32_t>(canonical_bits_.size())};
+                             static_cast<uint32_t>(canonical_bits_.size()),
+                             static_cast<uint32_t>(select_hints_.size())};
         canonical_bits_.resize(canonical_bits_.size() + words, 0);
         bits_before_.resize(canonical_bits_.size(), 0);
         const Bitboard free = board.all() & ~(*representatives_)[b];
@@ -131,7 +132,12 @@ SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int o
         uint32_t running = 0;
         for (uint64_t w = 0; w < words; ++w) {
             bits_before_[block.bitmap_word + w] = running;
-            running += std::popcount(canonical_bits_[block.bitmap_word + w]);
+            const uint32_t here =
+                static_cast<uint32_t>(std::popcount(canonical_bits_[block.bitmap_word + w]));
+            // Hints for the slots n = 64k with running <= n < running + here.
+            for (uint64_t n = (running + 63) / 64 * 64; n < running + here; n += 64)
+                select_hints_.push_back(static_cast<uint32_t>(w));
+            running += here;
         }
         symmetric_blocks_.push_back(block);
         size_ += canonical_count;
@@ -176,24 +182,14 @@ Stones SectorIndex::stones_at(uint64_t index) const {
         uint64_t n = index - b.first_index;
         const uint32_t* before = &bits_before_[b.bitmap_word];
         const uint64_t words = (block_size_ + 63) / 64;
-        uint64_t w = std::upper_bound(before, before + words, n) - before - 1;
+        uint64_t w = select_hints_[b.first_hint + n / 64];
+        while (w + 1 < words && before[w + 1] <= n) ++w;
         slot = w * 64 +
                select_bit(canonical_bits_[b.bitmap_word + w], static_cast<int>(n - before[w]));
     }
     const Bitboard mover = (*representatives_)[block];
     const Bitboard free = classes_->board().all() & ~mover;
     return {mover, deposit_bits(subset_of_rank_[slot], free)};
-}
-
-int SectorIndex::stabiliser_size(uint64_t index) const {
-    if (index < uint64_t{asymmetric_count_} * block_size_) return 1;
-    const Stones s = stones_at(index);
-    const uint32_t fixing_mover =
-        classes_->stabiliser(mover_stones_, classes_->class_of(s.mover).rank);
-    int count = 0;
-    for (uint32_t m = fixing_mover; m; m &= m - 1)
-        count += classes_->transform(s.opponent, std::countr_zero(m)) == s.opponent;
-    return count;
 }
 
 uint64_t orbit_count(const Board& board, int mover, int opponent) {

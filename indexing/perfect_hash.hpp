@@ -73,6 +73,14 @@ class SymmetryClasses {
         const Lanes others = (kLaneBits & symmetries) == 0;
         return smallest_lane(images_of(set) | others) >> kSymmetryBits;
     }
+    // How many symmetries map both sets to themselves.
+    int fixing_count(Bitboard a, Bitboard b) const {
+        const Lanes fixing =
+            (images_of(a) >> kSymmetryBits == a) & (images_of(b) >> kSymmetryBits == b);
+        int count = 0;
+        for (int s = 0; s < symmetry_count_; ++s) count += fixing[s] != 0;
+        return count;
+    }
     int symmetry_count() const { return symmetry_count_; }
     const Board& board() const { return *board_; }
 
@@ -186,8 +194,13 @@ class SectorIndex {
     uint64_t index(Stones stones, const SymmetryClasses::Class& mover_class) const;
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
-    // How many symmetries map the position at `index` to itself.
-    int stabiliser_size(uint64_t index) const;
+    // How many symmetries map the position at `index` to itself, given the
+    // stones of any position symmetric to it (those at `index` or another).
+    int stabiliser_size(uint64_t index, Stones symmetric) const {
+        // Only the identity fixes a mover's stones of an asymmetric class.
+        if (index < uint64_t{asymmetric_count_} * block_size_) return 1;
+        return classes_->fixing_count(symmetric.mover, symmetric.opponent);
+    }
 
     // Calls visit(index, stones) for every index in increasing order.
     template <typename Visit>
@@ -217,6 +230,7 @@ class SectorIndex {
         uint64_t first_index;
         uint32_t stabiliser;
         uint32_t bitmap_word;  // where its canonical-opponent bitmap starts
+        uint32_t first_hint;   // where its select hints start
     };
 
     const SymmetricBlock& symmetric_block(uint32_t block) const {
@@ -236,6 +250,10 @@ class SectorIndex {
     // with the count of set bits before each word.
     std::vector<uint64_t> canonical_bits_;
     std::vector<uint32_t> bits_before_;
+    // For symmetric blocks: the word (from the block's first) holding each
+    // 64th canonical slot, so that unindexing scans a few words, not a
+    // binary search through the block's counts.
+    std::vector<uint32_t> select_hints_;
     // The opponent's stones (packed among the free points) by colex rank: a
     // table of C(free, opponent) entries makes unindexing a lookup.
     std::vector<uint32_t> subset_of_rank_;

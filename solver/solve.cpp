@@ -443,19 +443,17 @@ class UnitSolver {
                 Layers local;
                 std::vector<Position> predecessors;
                 std::vector<Hit> hits;
-                std::vector<Stones> stones;
                 int q_fixers[kRetreatGroup];
 #pragma omp for schedule(dynamic, 4)
                 for (int64_t g = 0; g < groups; ++g) {
                     const size_t first = static_cast<size_t>(g) * kRetreatGroup;
                     const size_t count = std::min(kRetreatGroup, layer.size() - first);
                     hits.clear();
-                    stones.clear();
                     for (size_t q = 0; q < count; ++q)
-                        q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
-                                                           static_cast<uint32_t>(q), predecessors,
-                                                           hits, stones);
-                    index_hits(hits, stones);
+                        q_fixers[q] =
+                            collect_predecessors(layer[first + q], d % 2 == 1,
+                                                 static_cast<uint32_t>(q), predecessors, hits);
+                    index_hits(hits);
                     group_repeats(hits, q_fixers);
                     retreat(hits, q_fixers, static_cast<int>(d), local);
                     progress.advance(count);
@@ -498,38 +496,35 @@ class UnitSolver {
         uint32_t q;
         uint64_t predecessor;
         int sector;
-        auto operator<=>(const Hit&) const = default;
+        Stones stones;  // the predecessor's, not necessarily canonical
     };
 
     // Appends the predecessors inside the unit of decided position u, their
     // index still to be computed (see index_hits); returns how many
     // symmetries fix u.
     int collect_predecessors(uint64_t u, bool won, uint32_t q_in_group,
-                             std::vector<Position>& predecessors, std::vector<Hit>& hits,
-                             std::vector<Stones>& stones) const {
+                             std::vector<Position>& predecessors, std::vector<Hit>& hits) const {
         const UnitSector& sector = sector_holding(u);
         const uint64_t i = u - sector.offset;
-        const Position q = position_of(sector.key, sector.index->stones_at(i), sector.side);
+        const Stones q_stones = sector.index->stones_at(i);
+        const Position q = position_of(sector.key, q_stones, sector.side);
         generate_unturns(variant_, q, predecessors, Unturns::moves_only);
         if (predecessors.empty()) return 1;
         // Un-moves keep every count: all predecessors share one sector.
         const int s = sector_of_unit(sector_of(predecessors.front()));
         if (s < 0) return 1;  // not inside the unit (cannot happen for a valid unit)
-        for (const Position& p : predecessors) {
-            hits.push_back({q_in_group, 0, s});
-            stones.push_back(stones_of(p));
-        }
+        for (const Position& p : predecessors) hits.push_back({q_in_group, 0, s, stones_of(p)});
         // Only a win's predecessors are weighed by symmetry (see retreat).
-        return won ? sector.index->stabiliser_size(i) : 1;
+        return won ? sector.index->stabiliser_size(i, q_stones) : 1;
     }
 
     // Indexes the collected predecessors and starts loading their states.
-    void index_hits(std::vector<Hit>& hits, const std::vector<Stones>& stones) const {
-        for (size_t h = 0; h < hits.size(); ++h) {
-            const UnitSector& from = sectors_[hits[h].sector];
-            hits[h].predecessor = from.offset + from.index->index(stones[h]);
-            __builtin_prefetch(&state_[hits[h].predecessor]);
-            __builtin_prefetch(&counter_[hits[h].predecessor]);
+    void index_hits(std::vector<Hit>& hits) const {
+        for (Hit& hit : hits) {
+            const UnitSector& from = sectors_[hit.sector];
+            hit.predecessor = from.offset + from.index->index(hit.stones);
+            __builtin_prefetch(&state_[hit.predecessor]);
+            __builtin_prefetch(&counter_[hit.predecessor]);
         }
     }
 
@@ -541,7 +536,9 @@ class UnitSolver {
         for (size_t a = 0; a < hits.size();) {
             size_t b = a;
             while (b < hits.size() && hits[b].q == hits[a].q) ++b;
-            if (q_fixers[hits[a].q] > 1) std::sort(hits.begin() + a, hits.begin() + b);
+            if (q_fixers[hits[a].q] > 1)
+                std::sort(hits.begin() + a, hits.begin() + b,
+                          [](const Hit& x, const Hit& y) { return x.predecessor < y.predecessor; });
             a = b;
         }
     }
@@ -567,7 +564,7 @@ class UnitSolver {
                 // (b - a) times; P's turns reach Q's class that many times
                 // scaled by the ratio of their symmetry groups (orbit counting).
                 const UnitSector& from = sectors_[hits[a].sector];
-                const int p_fixers = from.index->stabiliser_size(pu - from.offset);
+                const int p_fixers = from.index->stabiliser_size(pu - from.offset, hits[a].stones);
                 const auto weight = static_cast<uint8_t>((b - a) * p_fixers / q_fixers[hits[a].q]);
                 std::atomic_ref<uint8_t> count(counter_[pu]);
                 if (count.fetch_sub(weight) == weight) {
