@@ -42,14 +42,9 @@ class PlacementSearch {
         if (alpha >= beta) return alpha;  // the bounds already settle this window
         const int alpha_in = alpha;
 
-        std::vector<Turn> turns;
-        generate_turns(variant_, p, turns);
-        // Captures first: they decide most placement fights.
-        std::stable_partition(turns.begin(), turns.end(),
-                              [](const Turn& t) { return t.removals() > 0; });
         int best = -1;
-        for (const Turn& t : turns) {
-            best = std::max(best, -search(apply_turn(variant_, p, t), -beta, -alpha));
+        for (const Position& child : ordered_children(p)) {
+            best = std::max(best, -search(child, -beta, -alpha));
             alpha = std::max(alpha, best);
             if (alpha >= beta) break;
         }
@@ -68,6 +63,27 @@ class PlacementSearch {
     struct Bounds {
         int8_t lower = -1, upper = 1;
     };
+
+    // The positions after each turn, most promising first: those the
+    // database rates lost for the opponent, then drawn or unrated, then
+    // won; captures first among equals. The order only decides how much is
+    // searched: every value still comes from the moving-phase leaves.
+    std::vector<Position> ordered_children(const Position& p) {
+        std::vector<Turn> turns;
+        generate_turns(variant_, p, turns);
+        std::vector<std::pair<int, Position>> rated;
+        for (const Turn& t : turns) {
+            const Position child = apply_turn(variant_, p, t);
+            const ProbeResult r = db_.probe(child);
+            const int promise = r.ok() ? 2 * -score(r.outcome.value) : 0;
+            rated.emplace_back(promise + (t.removals() > 0), child);
+        }
+        std::stable_sort(rated.begin(), rated.end(),
+                         [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<Position> children;
+        for (const auto& [promise, child] : rated) children.push_back(child);
+        return children;
+    }
 
     int leaf(const Position& p) {
         if (p.total(p.side) < 3) return -1;

@@ -301,7 +301,9 @@ int run_prove(const VariantOptions& options, const std::string& directory) {
     Variant v = options.resolve();
     if (!std::filesystem::is_directory(directory))
         throw std::runtime_error(directory + ": no such database directory");
-    Database db(directory, v);
+    // The search probes every child of every node: keep many blocks.
+    constexpr size_t kProveCacheBytes = size_t{1} << 30;
+    Database db(directory, v, kProveCacheBytes);
     ProofReport r = prove(db, true);
     fmt::print(
         "{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
