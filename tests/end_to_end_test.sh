@@ -24,7 +24,7 @@ expect_start() {
 }
 
 for variant in five six seven; do
-    "$morris" solve --variant "$variant" --db "$work/$variant" --no-progress > /dev/null
+    "$morris" solve --variant "$variant" --db "$work/$variant" --no-progress > "$work/$variant.log"
     "$morris" verify --variant "$variant" --db "$work/$variant" 2>/dev/null |
         grep -qx "0 inconsistent entries" || fail "verify $variant"
     "$morris" prove --variant "$variant" --db "$work/$variant" 2>/dev/null > "$work/prove.txt"
@@ -37,6 +37,14 @@ expect_start six draw
 expect_start seven "win 25"
 grep -q "start is a draw" <(
     "$morris" prove --variant six --db "$work/six" 2>/dev/null) || fail "prove six is not a draw"
+
+# The solve report counts every position the solve logged, in whole units.
+report=$("$(dirname "$0")/../scripts/solve-report.sh" "$work/seven.log")
+total=$("$morris" info --variant seven --db "$work/seven" 2>/dev/null | awk '$1 == "total" {print $2}')
+[[ $(awk '$1 == "all" {print $3}' <<< "$report") == "$total" ]] ||
+    fail "solve report of seven: $report (info total $total)"
+grep -q "^moving " <<< "$report" && grep -q "^placement " <<< "$report" ||
+    fail "solve report of seven lacks a phase: $report"
 
 # Nine's moving phase up to 4-4 (3-3, 3-4, 4-3, 4-4), verified.
 "$morris" solve --variant nine --db "$work/nine" --sectors 4-4-0-0 --no-progress > /dev/null
