@@ -20,8 +20,14 @@ bool in_placement(const Position& p) { return p.in_hand[white] > 0 || p.in_hand[
 // transposition table of bounds keyed by symmetry-canonical position.
 class PlacementSearch {
   public:
-    PlacementSearch(const Database& db, ProofReport& report, Progress& progress)
-        : db_(db), variant_(db.variant()), report_(report), progress_(progress) {}
+    struct NodeLimitReached {};
+
+    PlacementSearch(const Database& db, ProofReport& report, Progress& progress, uint64_t max_nodes)
+        : db_(db),
+          variant_(db.variant()),
+          report_(report),
+          progress_(progress),
+          max_nodes_(max_nodes) {}
 
     int search(const Position& p, int alpha, int beta) {
         if (!in_placement(p)) return leaf(p);
@@ -30,6 +36,7 @@ class PlacementSearch {
             case Status::draw: return 0;
             case Status::playing: break;
         }
+        if (report_.nodes == max_nodes_ && max_nodes_ > 0) throw NodeLimitReached{};
         ++report_.nodes;
         if (report_.nodes % 4096 == 0) progress_.advance(4096);
         const uint64_t key = canonical_key(p);
@@ -124,12 +131,13 @@ class PlacementSearch {
     const Variant& variant_;
     ProofReport& report_;
     Progress& progress_;
+    uint64_t max_nodes_;
     std::unordered_map<uint64_t, Bounds> table_;
 };
 
 }  // namespace
 
-ProofReport prove(const Database& db, bool progress_line) {
+ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes) {
     const Variant& v = db.variant();
     if (v.rules.placement != Placement::place_only)
         throw std::runtime_error(
@@ -137,9 +145,13 @@ ProofReport prove(const Database& db, bool progress_line) {
             "placement phase has cycles that alpha-beta cannot settle");
     ProofReport report;
     Progress progress(v.name + " prove: placement positions", 0, progress_line);
-    PlacementSearch search(db, report, progress);
-    const int value = search.search(start_position(v), -1, 1);
-    report.value = value > 0 ? Value::win : value < 0 ? Value::loss : Value::draw;
+    PlacementSearch search(db, report, progress, max_nodes);
+    try {
+        const int value = search.search(start_position(v), -1, 1);
+        report.value = value > 0 ? Value::win : value < 0 ? Value::loss : Value::draw;
+    } catch (const PlacementSearch::NodeLimitReached&) {
+        report.complete = false;
+    }
     return report;
 }
 

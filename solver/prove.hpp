@@ -13,6 +13,7 @@
 namespace morris {
 
 struct ProofReport {
+    bool complete = true;       // false: stopped at the node limit, no value proved
     Value value = Value::draw;  // of the start, for the side to move
     uint64_t nodes = 0;         // placement positions searched
     uint64_t leaf_probes = 0;   // moving-phase positions looked up
@@ -23,6 +24,8 @@ struct ProofReport {
 
 // Throws std::runtime_error for variants whose placement phase has cycles
 // (place-or-move) and DatabaseError for a missing moving-phase sector.
-ProofReport prove(const Database& database, bool progress);
+// With max_nodes > 0 the search stops after that many placement positions
+// (the report then says so, with what it checked so far).
+ProofReport prove(const Database& database, bool progress, uint64_t max_nodes = 0);
 
 }  // namespace morris

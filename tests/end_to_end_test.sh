@@ -35,6 +35,11 @@ done
 expect_start five draw
 expect_start six draw
 expect_start seven "win 25"
+# A node limit stops the proof short, says so and fails.
+if "$morris" prove --variant seven --db "$work/seven" --max-nodes 1000 > "$work/prove.txt" 2>/dev/null; then
+    fail "prove with --max-nodes 1000 succeeded"
+fi
+grep -q "stopped after 1000 placement positions" "$work/prove.txt" || fail "$(cat "$work/prove.txt")"
 grep -q "start is a draw" <(
     "$morris" prove --variant six --db "$work/six" 2>/dev/null) || fail "prove six is not a draw"
 

@@ -297,22 +297,28 @@ int run_info(const VariantOptions& options, const std::string& directory, bool j
     return 0;
 }
 
-int run_prove(const VariantOptions& options, const std::string& directory) {
+int run_prove(const VariantOptions& options, const std::string& directory, uint64_t max_nodes) {
     Variant v = options.resolve();
     if (!std::filesystem::is_directory(directory))
         throw std::runtime_error(directory + ": no such database directory");
     // The search probes every child of every node: keep many blocks.
     constexpr size_t kProveCacheBytes = size_t{1} << 30;
     Database db(directory, v, kProveCacheBytes);
-    ProofReport r = prove(db, true);
-    fmt::print(
-        "{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
-        "{} moving-phase leaves probed)\n",
-        v.name, to_string(r.value), r.nodes, r.leaf_probes);
+    ProofReport r = prove(db, true, max_nodes);
+    if (r.complete)
+        fmt::print(
+            "{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
+            "{} moving-phase leaves probed)\n",
+            v.name, to_string(r.value), r.nodes, r.leaf_probes);
+    else
+        fmt::print(
+            "{}: stopped after {} placement positions (--max-nodes): the start's value is not "
+            "proved ({} moving-phase leaves probed)\n",
+            v.name, r.nodes, r.leaf_probes);
     fmt::print("{} searched placement positions checked against the database, {} disagree\n",
                r.checked, r.disagreements);
     for (const auto& example : r.examples) fmt::print("  {}\n", example);
-    return r.disagreements == 0 ? 0 : 1;
+    return r.complete && r.disagreements == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -386,6 +392,9 @@ int main(int argc, char** argv) {
         "prove", "Alpha-beta search of the placement phase over the moving-phase database");
     prove_variant.add_to(prove_command);
     prove_command->add_option("--db", prove_directory, "Database directory")->required();
+    uint64_t prove_max_nodes = 0;
+    prove_command->add_option("--max-nodes", prove_max_nodes,
+                              "Stop after this many placement positions (0: no limit)");
 
     try {
         app.parse(argc, argv);
@@ -403,7 +412,7 @@ int main(int argc, char** argv) {
             return run_query(query_variant, query_directory, query_json, query_position);
         }
         if (*info_command) return run_info(info_variant, info_directory, info_json);
-        if (*prove_command) return run_prove(prove_variant, prove_directory);
+        if (*prove_command) return run_prove(prove_variant, prove_directory, prove_max_nodes);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
