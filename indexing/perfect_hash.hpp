@@ -70,13 +70,17 @@ class SymmetryClasses {
                                      1 << 6,  1 << 7,  1 << 8,  1 << 9, 1 << 10, 1 << 11,
                                      1 << 12, 1 << 13, 1 << 14, 1 << 15};
         // Lanes of other symmetries become all ones, which lose every minimum.
-        const Lanes others = (kLaneBits & symmetries) == 0;
-        return smallest_lane(images_of(set) | others) >> kSymmetryBits;
+        Lanes images;
+        images_of(set, images);
+        images |= (kLaneBits & symmetries) == 0;
+        return smallest_lane(images) >> kSymmetryBits;
     }
     // How many symmetries map both sets to themselves.
     int fixing_count(Bitboard a, Bitboard b) const {
-        const Lanes fixing =
-            (images_of(a) >> kSymmetryBits == a) & (images_of(b) >> kSymmetryBits == b);
+        Lanes images_a, images_b;
+        images_of(a, images_a);
+        images_of(b, images_b);
+        const auto fixing = (images_a >> kSymmetryBits == a) & (images_b >> kSymmetryBits == b);
         int count = 0;
         for (int s = 0; s < symmetry_count_; ++s) count += fixing[s] != 0;
         return count;
@@ -102,11 +106,13 @@ class SymmetryClasses {
         int symmetry;  // the first symmetry that takes the set to `image`
     };
     static void keep_min(Lanes& a, const Lanes& b) { a = a < b ? a : b; }
-    Lanes images_of(Bitboard set) const {
-        return image_rows_[set & 0xff].image | image_rows_[256 + (set >> 8 & 0xff)].image |
-               image_rows_[512 + (set >> 16 & 0xff)].image;
+    // Vectors go by reference: passed by value their ABI depends on the
+    // target's vector extensions.
+    void images_of(Bitboard set, Lanes& images) const {
+        images = image_rows_[set & 0xff].image | image_rows_[256 + (set >> 8 & 0xff)].image |
+                 image_rows_[512 + (set >> 16 & 0xff)].image;
     }
-    static uint32_t smallest_lane(Lanes lanes) {
+    static uint32_t smallest_lane(Lanes& lanes) {  // overwrites `lanes`
         // Swapping halves, quarters, pairs and neighbours leaves the minimum in every lane.
         keep_min(lanes, __builtin_shufflevector(lanes, lanes, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2,
                                                 3, 4, 5, 6, 7));
@@ -119,7 +125,9 @@ class SymmetryClasses {
         return lanes[0];
     }
     SmallestImage smallest_image(Bitboard set) const {
-        const uint32_t smallest = smallest_lane(images_of(set));
+        Lanes images;
+        images_of(set, images);
+        const uint32_t smallest = smallest_lane(images);
         return {smallest >> kSymmetryBits, static_cast<int>(smallest & (kMaxSymmetries - 1))};
     }
 
