@@ -64,16 +64,12 @@ SymmetryClasses::SymmetryClasses(const Board& board)
         t.representative_bits.count();
         const auto& stabs = stabilisers[size];
         const size_t classes = stabs.size();
-        t.symmetric_bits.assign(classes / 64 + 1, 0);
-        t.symmetric_before.assign(t.symmetric_bits.size(), 0);
+        t.symmetric = RankBitmap(classes);
+        uint32_t symmetric_count = 0;
         for (size_t r = 0; r < classes; ++r)
-            if (stabs[r] != 1) t.symmetric_bits[r / 64] |= uint64_t{1} << (r % 64);
-        uint32_t running = 0;
-        for (size_t w = 0; w < t.symmetric_bits.size(); ++w) {
-            t.symmetric_before[w] = running;
-            running += std::popcount(t.symmetric_bits[w]);
-        }
-        t.asymmetric_count = static_cast<uint32_t>(classes) - running;
+            if (stabs[r] != 1) t.symmetric.set(r), ++symmetric_count;
+        t.symmetric.count();
+        t.asymmetric_count = static_cast<uint32_t>(classes) - symmetric_count;
         std::vector<Bitboard> by_rank(classes);
         t.stabilisers.assign(classes, 0);
         for (uint32_t r = 0; r < classes; ++r) {

@@ -138,6 +138,9 @@ class SymmetryClasses {
       public:
         explicit RankBitmap(uint64_t bits = 0) : lines_((bits + kBitsPerLine - 1) / kBitsPerLine) {}
         void set(uint64_t i) { lines_[i / kBitsPerLine].words[i % kBitsPerLine / 64] |= bit(i); }
+        bool test(uint64_t i) const {
+            return lines_[i / kBitsPerLine].words[i % kBitsPerLine / 64] & bit(i);
+        }
         void count();  // fills the counts once every bit is set
         // Set bits before i.
         uint32_t rank(uint64_t i) const {
@@ -163,18 +166,14 @@ class SymmetryClasses {
         RankBitmap representative_bits;  // set at each representative's colex rank
         // The representatives' ranks in increasing order are re-ranked
         // asymmetric first: bit r set when the r-th representative is symmetric.
-        std::vector<uint64_t> symmetric_bits;
-        std::vector<uint32_t> symmetric_before;  // set bits before each word
+        RankBitmap symmetric;
         uint32_t asymmetric_count = 0;
         std::vector<Bitboard> representatives;  // by class rank
         std::vector<uint16_t> stabilisers;      // by class rank
 
         uint32_t class_rank(uint32_t r) const {
-            const uint64_t word = symmetric_bits[r / 64];
-            const uint32_t symmetric_below =
-                symmetric_before[r / 64] +
-                static_cast<uint32_t>(std::popcount(word & ((uint64_t{1} << (r % 64)) - 1)));
-            return word >> (r % 64) & 1 ? asymmetric_count + symmetric_below : r - symmetric_below;
+            const uint32_t symmetric_below = symmetric.rank(r);
+            return symmetric.test(r) ? asymmetric_count + symmetric_below : r - symmetric_below;
         }
     };
 
