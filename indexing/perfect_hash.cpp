@@ -37,23 +37,25 @@ SymmetryClasses::SymmetryClasses(const Board& board)
                         << kSymmetryBits |
                     static_cast<uint32_t>(s);
 
-    for (int size = 0; size <= board.points; ++size)
-        sizes_[size].representative_bits = RankBitmap(binomial[board.points][size]);
+    for (int size = 0; size <= board.points; ++size) {
+        sizes_[size].asymmetric_bits = RankBitmap(binomial[board.points][size]);
+        sizes_[size].symmetric_bits = RankBitmap(binomial[board.points][size]);
+    }
     // Walking the sets in increasing order meets each class first at its
     // smallest member, which is therefore the representative.
     std::vector<bool> seen(uint64_t{board.all()} + 1, false);
     std::vector<std::vector<uint16_t>> stabilisers(board.points + 1);  // by size, by representative
     for (Bitboard set = 0; set <= board.all(); ++set) {
         if (seen[set]) continue;
-        SizeTables& t = sizes_[std::popcount(set)];
-        t.representatives.push_back(set);
-        t.representative_bits.set(colex().rank(set));
         uint16_t stabiliser = 0;
         for (int s = 0; s < n; ++s) {
             const Bitboard image = transform(set, s);
             if (image == set) stabiliser |= 1u << s;
             seen[image] = true;
         }
+        SizeTables& t = sizes_[std::popcount(set)];
+        t.representatives.push_back(set);
+        (stabiliser == 1 ? t.asymmetric_bits : t.symmetric_bits).set(colex().rank(set));
         stabilisers[std::popcount(set)].push_back(stabiliser);
         if (set == board.all()) break;
     }
@@ -61,20 +63,17 @@ SymmetryClasses::SymmetryClasses(const Board& board)
     // Rank each size's classes asymmetric first, order kept within each group.
     for (int size = 0; size <= board.points; ++size) {
         SizeTables& t = sizes_[size];
-        t.representative_bits.count();
-        const auto& stabs = stabilisers[size];
-        const size_t classes = stabs.size();
-        t.symmetric = RankBitmap(classes);
-        uint32_t symmetric_count = 0;
-        for (size_t r = 0; r < classes; ++r)
-            if (stabs[r] != 1) t.symmetric.set(r), ++symmetric_count;
-        t.symmetric.count();
-        t.asymmetric_count = static_cast<uint32_t>(classes) - symmetric_count;
+        t.asymmetric_bits.count();
+        t.symmetric_bits.count();
+        t.asymmetric_count = static_cast<uint32_t>(
+            std::count(stabilisers[size].begin(), stabilisers[size].end(), uint16_t{1}));
+        const size_t classes = t.representatives.size();
         std::vector<Bitboard> by_rank(classes);
         t.stabilisers.assign(classes, 0);
-        for (uint32_t r = 0; r < classes; ++r) {
-            by_rank[t.class_rank(r)] = t.representatives[r];
-            t.stabilisers[t.class_rank(r)] = stabs[r];
+        for (size_t r = 0; r < classes; ++r) {
+            const uint32_t rank = t.class_rank(colex().rank(t.representatives[r]));
+            by_rank[rank] = t.representatives[r];
+            t.stabilisers[rank] = stabilisers[size][r];
         }
         t.representatives = std::move(by_rank);
     }
@@ -90,7 +89,10 @@ const SymmetryClasses& symmetry_classes(const Board& board) {
 }
 
 SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int opponent_stones)
-    : classes_(&classes), mover_stones_(mover_stones), opponent_stones_(opponent_stones) {
+    : classes_(&classes),
+      all_(classes.board().all()),
+      mover_stones_(mover_stones),
+      opponent_stones_(opponent_stones) {
     const Board& board = classes.board();
     const int free_points = board.points - mover_stones;
     if (mover_stones < 0 || opponent_stones < 0 || free_points < opponent_stones)
@@ -153,15 +155,6 @@ uint64_t SectorIndex::symmetric_slot(const SymmetricBlock& block, Bitboard free,
     return block.first_index + bits_before_[word] + std::popcount(below);
 }
 
-uint64_t SectorIndex::index(Stones stones, const SymmetryClasses::Class& mover_class) const {
-    const auto [block, symmetry, mover] = mover_class;
-    const Bitboard free = classes_->board().all() & ~mover;
-    const Bitboard opponent = classes_->transform(stones.opponent, symmetry);
-    if (block < asymmetric_count_)
-        return block * block_size_ + colex().rank(extract_bits(opponent, free));
-    return symmetric_slot(symmetric_block(block), free, opponent);
-}
-
 Stones SectorIndex::stones_at(uint64_t index) const {
     uint32_t block;
     uint64_t slot;
@@ -184,7 +177,7 @@ Stones SectorIndex::stones_at(uint64_t index) const {
                select_bit(canonical_bits_[b.bitmap_word + w], static_cast<int>(n - before[w]));
     }
     const Bitboard mover = (*representatives_)[block];
-    const Bitboard free = classes_->board().all() & ~mover;
+    const Bitboard free = all_ & ~mover;
     return {mover, deposit_bits(subset_of_rank_[slot], free)};
 }
 

@@ -46,8 +46,7 @@ class SymmetryClasses {
     };
     Class class_of(Bitboard set) const {
         const auto [representative, symmetry] = smallest_image(set);
-        const SizeTables& t = sizes_[std::popcount(set)];
-        return {t.class_rank(t.representative_bits.rank(colex().rank(representative))), symmetry,
+        return {sizes_[std::popcount(set)].class_rank(colex().rank(representative)), symmetry,
                 representative};
     }
     const std::vector<Bitboard>& representatives(int size) const {
@@ -163,17 +162,20 @@ class SymmetryClasses {
     };
 
     struct SizeTables {
-        RankBitmap representative_bits;  // set at each representative's colex rank
-        // The representatives' ranks in increasing order are re-ranked
-        // asymmetric first: bit r set when the r-th representative is symmetric.
-        RankBitmap symmetric;
+        // Set at the colex rank of each representative that only the identity
+        // fixes, and of each that other symmetries fix too: the first bitmap
+        // alone ranks almost every class, with one cache line.
+        RankBitmap asymmetric_bits;
+        RankBitmap symmetric_bits;
         uint32_t asymmetric_count = 0;
         std::vector<Bitboard> representatives;  // by class rank
         std::vector<uint16_t> stabilisers;      // by class rank
 
-        uint32_t class_rank(uint32_t r) const {
-            const uint32_t symmetric_below = symmetric.rank(r);
-            return symmetric.test(r) ? asymmetric_count + symmetric_below : r - symmetric_below;
+        // The class rank of the representative of colex rank `colex_rank`.
+        uint32_t class_rank(uint32_t colex_rank) const {
+            if (asymmetric_bits.test(colex_rank)) [[likely]]
+                return asymmetric_bits.rank(colex_rank);
+            return asymmetric_count + symmetric_bits.rank(colex_rank);
         }
     };
 
@@ -198,7 +200,13 @@ class SectorIndex {
 
     uint64_t index(Stones stones) const { return index(stones, classes_->class_of(stones.mover)); }
     // The same for a caller who knows the class of the mover's stones.
-    uint64_t index(Stones stones, const SymmetryClasses::Class& mover_class) const;
+    uint64_t index(Stones stones, const SymmetryClasses::Class& mover_class) const {
+        const Bitboard free = all_ & ~mover_class.representative;
+        const Bitboard opponent = classes_->transform(stones.opponent, mover_class.symmetry);
+        if (mover_class.rank < asymmetric_count_) [[likely]]
+            return mover_class.rank * block_size_ + colex().rank(extract_bits(opponent, free));
+        return symmetric_slot(symmetric_block(mover_class.rank), free, opponent);
+    }
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
     // How many symmetries map the position at `index` to itself, given the
@@ -247,6 +255,7 @@ class SectorIndex {
 
     const SymmetryClasses* classes_;
     const std::vector<Bitboard>* representatives_;
+    Bitboard all_;  // every point of the board
     int mover_stones_;
     int opponent_stones_;
     uint64_t block_size_;        // C(free points, opponent stones)
