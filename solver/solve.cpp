@@ -93,17 +93,31 @@ class SolvedSectors {
     std::vector<Table> tables_;
 };
 
-// The values a unit's positions carry while it is solved, 16 bits each:
-// decided ones their distance, undecided ones what their external successors
-// said: that they cannot lose (some successor is not a win for the opponent)
-// or the least distance they can lose in.
+// The values a unit's positions carry while it is solved, one 16-bit word
+// each. A decided position holds its distance. An undecided one holds what its
+// turns into solved sectors said: either that it cannot lose (some such
+// successor is not a win for the opponent), or the least distance it can lose
+// in (its floor), together with how many of its turns inside the unit are not
+// yet known to lead to the opponent's win (its counter). One word for both
+// means one cache line per predecessor when a win is retreated, not two.
 namespace state {
 constexpr uint16_t kDecided = 0x8000;
-constexpr uint16_t kCannotLose = 0x4000;
-constexpr uint16_t kFloorMask = 0x3fff;
+constexpr int kCounterBits = 6;
+constexpr uint16_t kCounterMask = (1 << kCounterBits) - 1;
+// Turns inside a unit are moves: at most 3 flying stones times 18 empty
+// points, or one per edge of the board; both well below this.
+constexpr int kMaxCounter = kCounterMask - 1;
+constexpr int kMaxFloor = 0x7fff >> kCounterBits;
+// Counter and floor both past their maxima: no undecided position that can lose.
+constexpr uint16_t kCannotLose = 0x7fff;
 inline uint16_t decided(int plies) { return static_cast<uint16_t>(kDecided | plies); }
+inline uint16_t undecided(int counter, int floor) {
+    return static_cast<uint16_t>(floor << kCounterBits | counter);
+}
 inline bool is_decided(uint16_t s) { return s & kDecided; }
 inline int plies(uint16_t s) { return s & ~kDecided; }
+inline int counter(uint16_t s) { return s & kCounterMask; }
+inline int floor(uint16_t s) { return s >> kCounterBits; }
 inline Entry to_entry(uint16_t s) {
     return is_decided(s) ? encode({plies(s) % 2 ? Value::win : Value::loss, plies(s)}) : kDrawEntry;
 }
@@ -162,15 +176,16 @@ class UnitSolver {
             first_pass();  // settles every position: all turns leave the unit
             return;
         }
-        counter_ = HugeArray<uint8_t>(size_);
         first_pass();
+        if (out_of_range_)
+            throw std::runtime_error(label("") +
+                                     "has more turns or longer distances than the "
+                                     "solver's 16-bit state holds");
         propagate();
     }
 
-    // Turns the solved states into stored entries in place (the counters go
-    // first, so the unit's memory only shrinks) and returns each sector's.
+    // Turns the solved states into stored entries in place and returns each sector's.
     std::vector<std::span<const Entry>> finish() {
-        counter_ = HugeArray<uint8_t>();
         static_assert(sizeof(Entry) == sizeof(state_[0]));
         for (uint16_t& s : state_) s = state::to_entry(s);
         std::vector<std::span<const Entry>> spans;
@@ -287,7 +302,12 @@ class UnitSolver {
                     const uint32_t last = std::min(first + kClassesPerChunk, classes);
                     uint64_t visited = 0;
                     sector.index->for_each_by_opponent(first, last, [&](uint64_t i, Stones stones) {
-                        batch.unit_position[batch.count] = sector.offset + i;
+                        const uint64_t u = sector.offset + i;
+                        // Walking by opponent scatters these writes over the
+                        // unit: start loading their lines now, to be written
+                        // when the batch is concluded.
+                        __builtin_prefetch(&state_[u], 1);
+                        batch.unit_position[batch.count] = u;
                         batch.position[batch.count] = position_of(sector.key, stones, sector.side);
                         if (++batch.count == Batch::kSize) settle(batch);
                         ++visited;
@@ -394,7 +414,6 @@ class UnitSolver {
                                         : state::decided(s.floor);
             return;
         }
-        counter_[u] = static_cast<uint8_t>(s.internal);
         // Read before writing: after the first position most find it set.
         if (s.internal > 0 && !has_internal_turns_.load(std::memory_order_relaxed))
             has_internal_turns_.store(true, std::memory_order_relaxed);
@@ -409,8 +428,10 @@ class UnitSolver {
         } else if (s.internal == 0) {
             state_[u] = state::decided(s.floor);
             append(batch.decided, s.floor, u);
+        } else if (s.internal <= state::kMaxCounter && s.floor <= state::kMaxFloor) {
+            state_[u] = state::undecided(s.internal, s.floor);
         } else {
-            state_[u] = static_cast<uint16_t>(s.floor);
+            out_of_range_ = true;
         }
     }
 
@@ -524,7 +545,6 @@ class UnitSolver {
             const UnitSector& from = sectors_[hit.sector];
             hit.predecessor = from.offset + from.index->index(hit.stones);
             __builtin_prefetch(&state_[hit.predecessor]);
-            __builtin_prefetch(&counter_[hit.predecessor]);
         }
     }
 
@@ -556,21 +576,29 @@ class UnitSolver {
             std::atomic_ref<uint16_t> state(state_[pu]);
             uint16_t seen = state.load(std::memory_order_relaxed);
             if (lost) {
-                if (!state::is_decided(seen) &&
-                    state.compare_exchange_strong(seen, state::decided(d + 1)))
-                    append(decided, d + 1, pu);
-            } else if (!state::is_decided(seen) && !(seen & state::kCannotLose)) {
+                // Any undecided predecessor wins (another thread may change
+                // its counter meanwhile: then try again).
+                while (!state::is_decided(seen))
+                    if (state.compare_exchange_weak(seen, state::decided(d + 1))) {
+                        append(decided, d + 1, pu);
+                        break;
+                    }
+            } else if (!state::is_decided(seen) && seen != state::kCannotLose) {
                 // Un-turns from the representative of Q reach the class of P
                 // (b - a) times; P's turns reach Q's class that many times
                 // scaled by the ratio of their symmetry groups (orbit counting).
                 const UnitSector& from = sectors_[hits[a].sector];
                 const int p_fixers = from.index->stabiliser_size(pu - from.offset, hits[a].stones);
-                const auto weight = static_cast<uint8_t>((b - a) * p_fixers / q_fixers[hits[a].q]);
-                std::atomic_ref<uint8_t> count(counter_[pu]);
-                if (count.fetch_sub(weight) == weight) {
-                    int plies = std::max(d + 1, static_cast<int>(seen & state::kFloorMask));
-                    state.store(state::decided(plies));
-                    append(decided, plies, pu);
+                const auto weight = static_cast<int>((b - a) * p_fixers / q_fixers[hits[a].q]);
+                // Its counter goes down by the weight; at zero it is lost.
+                for (;;) {
+                    const uint16_t next = state::counter(seen) == weight
+                                              ? state::decided(std::max(d + 1, state::floor(seen)))
+                                              : static_cast<uint16_t>(seen - weight);
+                    if (state.compare_exchange_weak(seen, next)) {
+                        if (state::is_decided(next)) append(decided, state::plies(next), pu);
+                        break;
+                    }
                 }
             }
             a = b;
@@ -583,12 +611,12 @@ class UnitSolver {
     std::vector<UnitSector> sectors_;
     uint64_t size_ = 0;
     HugeArray<uint16_t> state_;
-    HugeArray<uint8_t> counter_;
     // Every position of the unit places a stone and cannot move (placement
     // sectors of place-only variants): one pass decides all, without
     // counters or layers.
     bool only_placements_ = false;
     std::atomic<bool> has_internal_turns_{false};
+    std::atomic<bool> out_of_range_{false};
     Layers decided_, candidates_;
 };
 
@@ -618,7 +646,7 @@ uint64_t unit_memory(const Variant& v, const SectorGraph& graph,
         return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
     };
     uint64_t bytes = 0;
-    for (const SectorKey& k : unit) bytes += 3 * size(k);
+    for (const SectorKey& k : unit) bytes += sizeof(uint16_t) * size(k);
     for (const SectorKey& c : unit_children(graph, unit)) bytes += sizeof(Entry) * size(c);
     return bytes;
 }
