@@ -33,16 +33,4 @@ std::optional<SectorKey> parse_sector(std::string_view text) {
     return SectorKey{field[0], field[1], field[2], field[3]};
 }
 
-Position position_of(const SectorKey& key, const Stones& stones, Colour side) {
-    // Whole-field writes only (see apply_turn): this runs once per position.
-    const bool white_moves = side == white;
-    Position p;
-    p.side = side;
-    p.stones[white] = white_moves ? stones.mover : stones.opponent;
-    p.stones[black] = white_moves ? stones.opponent : stones.mover;
-    p.in_hand[white] = white_moves ? key.mover_in_hand : key.opponent_in_hand;
-    p.in_hand[black] = white_moves ? key.opponent_in_hand : key.mover_in_hand;
-    return p;
-}
-
 }  // namespace morris

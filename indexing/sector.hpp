@@ -39,7 +39,19 @@ struct Stones {
 
 inline Stones stones_of(const Position& p) { return {p.stones[p.side], p.stones[p.other()]}; }
 
-// The position of sector `key` with these stones and `side` to move.
-Position position_of(const SectorKey& key, const Stones& stones, Colour side);
+// The position of sector `key` with these stones and `side` to move. Inline
+// and whole-field writes only (see apply_turn): the solver builds one per
+// position into its batches, and a returned copy read back in parts stalls
+// store forwarding.
+inline Position position_of(const SectorKey& key, const Stones& stones, Colour side) {
+    const bool white_moves = side == white;
+    Position p;
+    p.side = side;
+    p.stones[white] = white_moves ? stones.mover : stones.opponent;
+    p.stones[black] = white_moves ? stones.opponent : stones.mover;
+    p.in_hand[white] = white_moves ? key.mover_in_hand : key.opponent_in_hand;
+    p.in_hand[black] = white_moves ? key.opponent_in_hand : key.mover_in_hand;
+    return p;
+}
 
 }  // namespace morris

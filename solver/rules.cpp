@@ -53,40 +53,27 @@ void generate_turns(const Variant& v, const Position& p, std::vector<Turn>& turn
 void generate_unturns(const Variant& v, const Position& p, std::vector<Position>& predecessors,
                       Unturns kind) {
     predecessors.clear();
-    const Board& board = *v.board;
-    Colour mover = p.other();
-    // A mill the mover closed removed nothing only if nothing was removable.
-    bool closing_allowed = removable(v, p.stones[p.side]) == 0;
-    Bitboard empty = board.all() & ~p.occupied();
-    auto keep = [&](const Position& q) {
-        if (q.total(mover) >= 3 && is_valid(v, q)) predecessors.push_back(q);
-    };
-    for (Bitboard tos = p.stones[mover]; tos; tos &= tos - 1) {
-        int to = std::countr_zero(tos);
-        if (!closing_allowed && mills_closed(board, p.stones[mover], to) > 0) continue;
-        Position before = p;
-        before.side = mover;
-        before.stones[mover] &= ~(1u << to);
-        // Un-place: the stone goes back into the hand.
-        if (kind == Unturns::all && p.in_hand[mover] < v.stones) {
-            Position q = before;
+    const Colour mover = p.other();
+    if (kind == Unturns::all && p.in_hand[mover] < v.stones) {
+        // Un-place: a stone goes back into the hand, if it closed no mill
+        // or nothing was removable.
+        const bool closing_allowed = removable(v, p.stones[p.side]) == 0;
+        for (Bitboard tos = p.stones[mover]; tos; tos &= tos - 1) {
+            const int to = std::countr_zero(tos);
+            if (!closing_allowed && mills_closed(*v.board, p.stones[mover], to) > 0) continue;
+            Position q = p;
+            q.side = mover;
+            q.stones[mover] &= ~(1u << to);
             ++q.in_hand[mover];
-            keep(q);
-        }
-        // Un-move: the stone goes back to where it came from. Whether the
-        // mover could move or fly is judged with the stone still on the board.
-        Position mover_to_move = p;
-        mover_to_move.side = mover;
-        if (!may_move(v, mover_to_move)) continue;
-        // Every un-move keeps the counts, hands and side, hence the validity.
-        if (mover_to_move.total(mover) < 3 || !is_valid(v, mover_to_move)) continue;
-        Bitboard froms = can_fly(v, p, mover) ? empty : board.neighbours[to] & empty;
-        for (; froms; froms &= froms - 1) {
-            Position q = before;
-            q.stones[mover] |= 1u << std::countr_zero(froms);
-            predecessors.push_back(q);
+            if (q.total(mover) >= 3 && is_valid(v, q)) predecessors.push_back(q);
         }
     }
+    for_each_unmove(v, p, [&](Bitboard before) {
+        Position q = p;
+        q.side = mover;
+        q.stones[mover] = before;
+        predecessors.push_back(q);
+    });
 }
 
 Position parse_position_or_turns(const Variant& v, std::string_view text) {

@@ -78,6 +78,13 @@ void generate_unturns(const Variant& variant, const Position& position,
 // closing a mill, under the variant's removal rule.
 Bitboard removable(const Variant& variant, Bitboard opponent_stones);
 
+// The un-moves of generate_unturns without building positions, for the
+// solver's propagation: calls visit(stones) with the stones of the side that
+// just moved (position.other()) as they were before each move that removed
+// nothing and led to `position`; the other side's stones are unchanged.
+template <typename Visit>
+void for_each_unmove(const Variant& variant, const Position& position, Visit&& visit);
+
 namespace turn_generation {
 
 inline bool can_fly(const Variant& v, const Position& p, Colour c) {
@@ -240,5 +247,33 @@ QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit
 // Parses a position, or a list of turns from the start (each checked for
 // legality). Throws NotationError with one line naming the problem.
 Position parse_position_or_turns(const Variant& variant, std::string_view text);
+
+template <typename Visit>
+void for_each_unmove(const Variant& v, const Position& p, Visit&& visit) {
+    using namespace turn_generation;
+    const Board& board = *v.board;
+    const Colour mover = p.other();
+    // Whether the mover could move or fly is judged with the stone still on
+    // the board, that is from `p` with the mover to move; every un-move keeps
+    // the counts, hands and side, hence the validity.
+    Position mover_to_move = p;
+    mover_to_move.side = mover;
+    if (!may_move(v, mover_to_move) || mover_to_move.total(mover) < 3 ||
+        !is_valid(v, mover_to_move))
+        return;
+    // A mill the mover closed removed nothing only if nothing was removable.
+    const bool closing_allowed = removable(v, p.stones[p.side]) == 0;
+    const Bitboard empty = board.all() & ~p.occupied();
+    const bool flying = can_fly(v, p, mover);
+    const Bitboard stones = p.stones[mover];
+    for (Bitboard tos = stones; tos; tos &= tos - 1) {
+        const int to = std::countr_zero(tos);
+        if (!closing_allowed && mills_closed(board, stones, to) > 0) continue;
+        const Bitboard rest = stones & ~(1u << to);
+        for (Bitboard froms = flying ? empty : board.neighbours[to] & empty; froms;
+             froms &= froms - 1)
+            visit(rest | (froms & -froms));
+    }
+}
 
 }  // namespace morris

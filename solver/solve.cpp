@@ -462,7 +462,6 @@ class UnitSolver {
 #pragma omp parallel if (layer.size() >= kParallelWork)
             {
                 Layers local;
-                std::vector<Position> predecessors;
                 std::vector<Hit> hits;
                 int q_fixers[kRetreatGroup];
 #pragma omp for schedule(dynamic, 4)
@@ -471,9 +470,8 @@ class UnitSolver {
                     const size_t count = std::min(kRetreatGroup, layer.size() - first);
                     hits.clear();
                     for (size_t q = 0; q < count; ++q)
-                        q_fixers[q] =
-                            collect_predecessors(layer[first + q], d % 2 == 1,
-                                                 static_cast<uint32_t>(q), predecessors, hits);
+                        q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
+                                                           static_cast<uint32_t>(q), hits);
                     index_hits(hits);
                     group_repeats(hits, q_fixers);
                     retreat(hits, q_fixers, static_cast<int>(d), local);
@@ -524,18 +522,23 @@ class UnitSolver {
     // index still to be computed (see index_hits); returns how many
     // symmetries fix u.
     int collect_predecessors(uint64_t u, bool won, uint32_t q_in_group,
-                             std::vector<Position>& predecessors, std::vector<Hit>& hits) const {
+                             std::vector<Hit>& hits) const {
         const UnitSector& sector = sector_holding(u);
         const uint64_t i = u - sector.offset;
         const Stones q_stones = sector.index->stones_at(i);
         const Position q = position_of(sector.key, q_stones, sector.side);
-        generate_unturns(variant_, q, predecessors, Unturns::moves_only);
-        if (predecessors.empty()) return 1;
-        // Un-moves keep every count: all predecessors share one sector.
-        const int s = sector_of_unit(sector_of(predecessors.front()));
-        if (s < 0) return 1;  // not inside the unit (cannot happen for a valid unit)
-        for (const Position& p : predecessors) hits.push_back({q_in_group, 0, s, stones_of(p)});
+        // Un-moves keep every count: all predecessors are in the sector of
+        // q's colours swapped, when it is in the unit (it is, in a valid unit).
+        const SectorKey& k = sector.key;
+        const int s = sector_of_unit(
+            {k.opponent_on_board, k.mover_on_board, k.opponent_in_hand, k.mover_in_hand});
+        if (s < 0) return 1;
+        const size_t before = hits.size();
+        for_each_unmove(variant_, q, [&](Bitboard mover) {
+            hits.push_back({q_in_group, 0, s, Stones{mover, q_stones.mover}});
+        });
         // Only a win's predecessors are weighed by symmetry (see retreat).
+        if (hits.size() == before) return 1;
         return won ? sector.index->stabiliser_size(i, q_stones) : 1;
     }
 
