@@ -24,6 +24,7 @@ SymmetryClasses::SymmetryClasses(const Board& board)
     : board_(&board),
       symmetry_count_(static_cast<int>(board.symmetries.size())),
       image_rows_(3 * 256),
+      point_images_(board.points),
       sizes_(board.points + 1) {
     const int n = symmetry_count_;
     if (n > kMaxSymmetries)
@@ -36,6 +37,12 @@ SymmetryClasses::SymmetryClasses(const Board& board)
                                     board.symmetries[s < n ? s : 0])
                         << kSymmetryBits |
                     static_cast<uint32_t>(s);
+
+    for (int point = 0; point < board.points; ++point)
+        for (int s = 0; s < kMaxSymmetries; ++s)
+            point_images_[point].image[s] =
+                board.transform(Bitboard{1} << point, board.symmetries[s < n ? s : 0])
+                << kSymmetryBits;
 
     for (int size = 0; size <= board.points; ++size) {
         sizes_[size].asymmetric_bits = RankBitmap(binomial[board.points][size]);

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -45,9 +46,39 @@ class SymmetryClasses {
         Bitboard representative;
     };
     Class class_of(Bitboard set) const {
-        const auto [representative, symmetry] = smallest_image(set);
-        return {sizes_[std::popcount(set)].class_rank(colex().rank(representative)), symmetry,
-                representative};
+        Lanes images;
+        images_of(set, images);
+        return class_of_images(images, std::popcount(set));
+    }
+
+    // A set's images under every symmetry, kept to class sets that differ
+    // from it by a stone moved (the predecessors of a position: one un-move
+    // each) without looking the images up again.
+    struct SetImages {
+        // One lane per symmetry, as in the rows below.
+        alignas(64) uint32_t lanes[16];
+        int size;
+    };
+    SetImages images(Bitboard set) const {
+        SetImages result;
+        Lanes images;
+        images_of(set, images);
+        std::memcpy(result.lanes, &images, sizeof images);
+        result.size = std::popcount(set);
+        return result;
+    }
+    // The class of that set with the stone on point `out` moved to point `in`.
+    Class class_of_moved(const SetImages& set, int out, int in) const {
+        Lanes images;
+        std::memcpy(&images, set.lanes, sizeof images);
+        // Images of single points carry no symmetry number, so the XOR
+        // leaves the lanes' numbers as they were.
+        images ^= point_images_[out].image ^ point_images_[in].image;
+        return class_of_images(images, set.size);
+    }
+    // The image of the set under symmetry `symmetry`.
+    static Bitboard image(const SetImages& set, int symmetry) {
+        return set.lanes[symmetry] >> kSymmetryBits;
     }
     const std::vector<Bitboard>& representatives(int size) const {
         return sizes_[size].representatives;
@@ -100,10 +131,6 @@ class SymmetryClasses {
     struct alignas(64) ImageRow {
         Lanes image;
     };
-    struct SmallestImage {
-        Bitboard image;
-        int symmetry;  // the first symmetry that takes the set to `image`
-    };
     static void keep_min(Lanes& a, const Lanes& b) { a = a < b ? a : b; }
     // Vectors go by reference: passed by value their ABI depends on the
     // target's vector extensions.
@@ -123,11 +150,11 @@ class SymmetryClasses {
                                                 13, 12, 15, 14));
         return lanes[0];
     }
-    SmallestImage smallest_image(Bitboard set) const {
-        Lanes images;
-        images_of(set, images);
+    Class class_of_images(Lanes& images, int size) const {  // overwrites `images`
         const uint32_t smallest = smallest_lane(images);
-        return {smallest >> kSymmetryBits, static_cast<int>(smallest & (kMaxSymmetries - 1))};
+        const Bitboard representative = smallest >> kSymmetryBits;
+        return {sizes_[size].class_rank(colex().rank(representative)),
+                static_cast<int>(smallest & (kMaxSymmetries - 1)), representative};
     }
 
     // A bitmap over colex ranks that counts the set bits before a position
@@ -182,8 +209,9 @@ class SymmetryClasses {
 
     const Board* board_;
     int symmetry_count_;
-    std::vector<ImageRow> image_rows_;  // by byte of the set (3) and its value (256)
-    std::vector<SizeTables> sizes_;     // by set size
+    std::vector<ImageRow> image_rows_;    // by byte of the set (3) and its value (256)
+    std::vector<ImageRow> point_images_;  // by point: its images, symmetry numbers 0
+    std::vector<SizeTables> sizes_;       // by set size
 };
 
 // Built once per board and kept; thread-safe.
@@ -202,11 +230,16 @@ class SectorIndex {
     uint64_t index(Stones stones) const { return index(stones, classes_->class_of(stones.mover)); }
     // The same for a caller who knows the class of the mover's stones.
     uint64_t index(Stones stones, const SymmetryClasses::Class& mover_class) const {
-        const Bitboard free = all_ & ~mover_class.representative;
-        const Bitboard opponent = classes_->transform(stones.opponent, mover_class.symmetry);
-        if (mover_class.rank < asymmetric_count_) [[likely]]
-            return mover_class.rank * block_size_ + colex().rank(extract_bits(opponent, free));
-        return symmetric_slot(symmetric_block(mover_class.rank), free, opponent);
+        return index_of_image(mover_class,
+                              classes_->transform(stones.opponent, mover_class.symmetry));
+    }
+    // The index of the position whose mover's stones are those of `mover`
+    // with the stone on `out` moved to `in`, and whose opponent's stones are
+    // those of `opponent`: the propagation's predecessors.
+    uint64_t index_moved(const SymmetryClasses::SetImages& mover, int out, int in,
+                         const SymmetryClasses::SetImages& opponent) const {
+        const SymmetryClasses::Class mover_class = classes_->class_of_moved(mover, out, in);
+        return index_of_image(mover_class, SymmetryClasses::image(opponent, mover_class.symmetry));
     }
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
@@ -242,6 +275,15 @@ class SectorIndex {
     uint64_t block_begin(uint32_t block) const;
 
   private:
+    // The index given the mover's class and the opponent's stones moved by
+    // the same symmetry.
+    uint64_t index_of_image(const SymmetryClasses::Class& mover_class, Bitboard opponent) const {
+        const Bitboard free = all_ & ~mover_class.representative;
+        if (mover_class.rank < asymmetric_count_) [[likely]]
+            return mover_class.rank * block_size_ + colex().rank(extract_bits(opponent, free));
+        return symmetric_slot(symmetric_block(mover_class.rank), free, opponent);
+    }
+
     struct SymmetricBlock {
         uint64_t first_index;
         uint32_t stabiliser;

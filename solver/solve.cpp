@@ -472,7 +472,6 @@ class UnitSolver {
                     for (size_t q = 0; q < count; ++q)
                         q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
                                                            static_cast<uint32_t>(q), hits);
-                    index_hits(hits);
                     group_repeats(hits, q_fixers);
                     retreat(hits, q_fixers, static_cast<int>(d), local);
                     progress.advance(count);
@@ -518,9 +517,8 @@ class UnitSolver {
         Stones stones;  // the predecessor's, not necessarily canonical
     };
 
-    // Appends the predecessors inside the unit of decided position u, their
-    // index still to be computed (see index_hits); returns how many
-    // symmetries fix u.
+    // Appends the predecessors inside the unit of decided position u and
+    // starts loading their states; returns how many symmetries fix u.
     int collect_predecessors(uint64_t u, bool won, uint32_t q_in_group,
                              std::vector<Hit>& hits) const {
         const UnitSector& sector = sector_holding(u);
@@ -533,22 +531,24 @@ class UnitSolver {
         const int s = sector_of_unit(
             {k.opponent_on_board, k.mover_on_board, k.opponent_in_hand, k.mover_in_hand});
         if (s < 0) return 1;
+        // A predecessor's mover is q's opponent with one stone moved back:
+        // its class comes from the images of q's stones, taken once.
+        const UnitSector& from = sectors_[s];
+        const SymmetryClasses& classes = symmetry_classes(*variant_.board);
+        const SymmetryClasses::SetImages mover = classes.images(q_stones.opponent);
+        const SymmetryClasses::SetImages opponent = classes.images(q_stones.mover);
         const size_t before = hits.size();
-        for_each_unmove(variant_, q, [&](Bitboard mover) {
-            hits.push_back({q_in_group, 0, s, Stones{mover, q_stones.mover}});
+        for_each_unmove(variant_, q, [&](Bitboard stones) {
+            const int out = std::countr_zero(q_stones.opponent & ~stones);
+            const int in = std::countr_zero(stones & ~q_stones.opponent);
+            const uint64_t predecessor =
+                from.offset + from.index->index_moved(mover, out, in, opponent);
+            __builtin_prefetch(&state_[predecessor]);
+            hits.push_back({q_in_group, predecessor, s, Stones{stones, q_stones.mover}});
         });
         // Only a win's predecessors are weighed by symmetry (see retreat).
         if (hits.size() == before) return 1;
         return won ? sector.index->stabiliser_size(i, q_stones) : 1;
-    }
-
-    // Indexes the collected predecessors and starts loading their states.
-    void index_hits(std::vector<Hit>& hits) const {
-        for (Hit& hit : hits) {
-            const UnitSector& from = sectors_[hit.sector];
-            hit.predecessor = from.offset + from.index->index(hit.stones);
-            __builtin_prefetch(&state_[hit.predecessor]);
-        }
     }
 
     // Hits come grouped by decided position. From a position no symmetry

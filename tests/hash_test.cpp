@@ -135,6 +135,35 @@ TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
     }
 }
 
+// index_moved (the propagation's predecessors: a mover stone moved, images
+// taken once) must agree with index of the moved position, on every board,
+// for every stone and every free point it can move to.
+TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
+    std::mt19937_64 rng(7);
+    for (const Board* board : all_boards()) {
+        const SymmetryClasses& classes = symmetry_classes(*board);
+        for (int m = 1; m <= 9; ++m) {
+            for (int o = 0; o <= 9 && m + o < board->points; ++o) {
+                const SectorIndex& sector = sector_index(*board, m, o);
+                for (int sample = 0; sample < 4; ++sample) {
+                    const Stones s = random_stones(rng, *board, m, o);
+                    const auto mover = classes.images(s.mover);
+                    const auto opponent = classes.images(s.opponent);
+                    const Bitboard free = board->all() & ~s.mover & ~s.opponent;
+                    for (Bitboard outs = s.mover; outs; outs &= outs - 1)
+                        for (Bitboard ins = free; ins; ins &= ins - 1) {
+                            const int out = std::countr_zero(outs), in = std::countr_zero(ins);
+                            const Stones moved{(s.mover & ~(1u << out)) | 1u << in, s.opponent};
+                            ASSERT_EQ(sector.index_moved(mover, out, in, opponent),
+                                      sector.index(moved))
+                                << board->name << " " << m << "-" << o;
+                        }
+                }
+            }
+        }
+    }
+}
+
 TEST(Hash, SectorKeysPrintAndParse) {
     SectorKey key{9, 8, 0, 1};
     EXPECT_EQ(to_string(key), "9-8-0-1");
