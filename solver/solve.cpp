@@ -152,7 +152,7 @@ class UnitSolver {
   public:
     UnitSolver(const Variant& v, const std::vector<SectorKey>& keys, const SolvedSectors& solved,
                bool progress)
-        : variant_(v), solved_(solved), progress_(progress) {
+        : variant_(v), classes_(symmetry_classes(*v.board)), solved_(solved), progress_(progress) {
         uint64_t offset = 0;
         for (const SectorKey& k : keys) {
             const SectorIndex& index =
@@ -534,9 +534,8 @@ class UnitSolver {
         // A predecessor's mover is q's opponent with one stone moved back:
         // its class comes from the images of q's stones, taken once.
         const UnitSector& from = sectors_[s];
-        const SymmetryClasses& classes = symmetry_classes(*variant_.board);
-        const SymmetryClasses::SetImages mover = classes.images(q_stones.opponent);
-        const SymmetryClasses::SetImages opponent = classes.images(q_stones.mover);
+        const SymmetryClasses::SetImages mover = classes_.images(q_stones.opponent);
+        const SymmetryClasses::SetImages opponent = classes_.images(q_stones.mover);
         const size_t before = hits.size();
         for_each_unmove(variant_, q, [&](Bitboard stones) {
             const int out = std::countr_zero(q_stones.opponent & ~stones);
@@ -609,6 +608,7 @@ class UnitSolver {
     }
 
     const Variant& variant_;
+    const SymmetryClasses& classes_;  // looked up once: the lookup takes a lock
     const SolvedSectors& solved_;
     bool progress_;
     std::vector<UnitSector> sectors_;

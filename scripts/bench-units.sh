@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Measures the solver on single units of an already solved database: each
+# unit is solved again from its solved children (a scratch directory of links
+# to DB's files, the unit's own left out), timed, and its files compared byte
+# for byte with DB's. Prints positions, seconds, positions per second and per
+# core, and peak memory per unit.
+#
+#   scripts/bench-units.sh DB [THREADS] UNIT...
+#   scripts/bench-units.sh db-nine 2 8-8 7-8 3-8
+#
+# A unit is named by one of its moving-phase sectors' board counts (7-8 means
+# 7-8-0-0 with 8-7-0-0); the variant is read from DB's file names.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+db=$(realpath "${1:?usage: scripts/bench-units.sh DB [THREADS] UNIT...}")
+shift
+threads=2
+if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then threads=$1; shift; fi
+[[ $# -gt 0 ]] || { echo "no unit given" >&2; exit 1; }
+morris=${MORRIS:-build/bin/morris}  # or another build
+[[ -x $morris ]] || { echo "$morris not built (run scripts/setup.sh)" >&2; exit 1; }
+variant=$(ls "$db" | sed -n 's/_[0-9-]*\.mdb$//p' | head -1)
+[[ -n $variant ]] || { echo "$db holds no database files" >&2; exit 1; }
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+printf "%-6s %14s %9s %9s %12s %10s %s\n" unit positions seconds "M pos/s" "M pos/s/core" peak files
+for unit in "$@"; do
+    IFS=- read -r a b <<<"$unit"
+    sectors=("$a-$b-0-0")
+    [[ $a != "$b" ]] && sectors+=("$b-$a-0-0")
+    rm -rf "$scratch"/*
+    for f in "$db"/*.mdb; do ln -s "$f" "$scratch/"; done
+    for s in "${sectors[@]}"; do
+        [[ -e $db/${variant}_$s.mdb ]] || { echo "$db has no sector $s" >&2; exit 1; }
+        rm "$scratch/${variant}_$s.mdb"
+    done
+    /usr/bin/time -f "%M" -o "$scratch/peak" "$morris" solve --variant "$variant" --db "$scratch" \
+        --sectors "${sectors[0]}" --threads "$threads" --no-progress >"$scratch/log" 2>&1 ||
+        { cat "$scratch/log" >&2; exit 1; }
+    positions=0
+    for s in "${sectors[@]}"; do
+        positions=$((positions + $(awk -v s="$s" '$1 == s {print $2}' "$scratch/log")))
+    done
+    seconds=$(awk -v s="${sectors[-1]}" '$1 == s {sub(/s$/, "", $10); print $10}' "$scratch/log")
+    same=identical
+    for s in "${sectors[@]}"; do
+        cmp -s "$scratch/${variant}_$s.mdb" "$db/${variant}_$s.mdb" || same=DIFFERENT
+    done
+    awk -v u="$unit" -v p="$positions" -v s="$seconds" -v t="$threads" \
+        -v k="$(cat "$scratch/peak")" -v f="$same" 'BEGIN {
+        printf "%-6s %14d %9.1f %9.2f %12.2f %7.2f GiB %s\n", u, p, s, p / s / 1e6,
+               p / s / 1e6 / t, k / 1048576, f }'
+done
