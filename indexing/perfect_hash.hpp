@@ -93,6 +93,10 @@ class SymmetryClasses {
                 image_rows_[512 + (set >> 16 & 0xff)].image[symmetry]) >>
                kSymmetryBits;
     }
+    // The same for a set of one point.
+    Bitboard transform_point(int point, int symmetry) const {
+        return point_images_[point].image[symmetry] >> kSymmetryBits;
+    }
     // The smallest image of `set` under the symmetries in the mask `symmetries`
     // (bit i: board.symmetries[i]; the identity's bit must be among them).
     Bitboard smallest_image(Bitboard set, uint32_t symmetries) const {
@@ -230,8 +234,8 @@ class SectorIndex {
     uint64_t index(Stones stones) const { return index(stones, classes_->class_of(stones.mover)); }
     // The same for a caller who knows the class of the mover's stones.
     uint64_t index(Stones stones, const SymmetryClasses::Class& mover_class) const {
-        return index_of_image(mover_class,
-                              classes_->transform(stones.opponent, mover_class.symmetry));
+        return index_transformed(mover_class,
+                                 classes_->transform(stones.opponent, mover_class.symmetry));
     }
     // The index of the position whose mover's stones are those of `mover`
     // with the stone on `out` moved to `in`, and whose opponent's stones are
@@ -239,7 +243,16 @@ class SectorIndex {
     uint64_t index_moved(const SymmetryClasses::SetImages& mover, int out, int in,
                          const SymmetryClasses::SetImages& opponent) const {
         const SymmetryClasses::Class mover_class = classes_->class_of_moved(mover, out, in);
-        return index_of_image(mover_class, SymmetryClasses::image(opponent, mover_class.symmetry));
+        return index_transformed(mover_class,
+                                 SymmetryClasses::image(opponent, mover_class.symmetry));
+    }
+    // The index given the mover's class and the opponent's stones moved by
+    // the same symmetry.
+    uint64_t index_transformed(const SymmetryClasses::Class& mover_class, Bitboard opponent) const {
+        const Bitboard free = all_ & ~mover_class.representative;
+        if (mover_class.rank < asymmetric_count_) [[likely]]
+            return mover_class.rank * block_size_ + colex().rank(extract_bits(opponent, free));
+        return symmetric_slot(symmetric_block(mover_class.rank), free, opponent);
     }
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
@@ -275,15 +288,6 @@ class SectorIndex {
     uint64_t block_begin(uint32_t block) const;
 
   private:
-    // The index given the mover's class and the opponent's stones moved by
-    // the same symmetry.
-    uint64_t index_of_image(const SymmetryClasses::Class& mover_class, Bitboard opponent) const {
-        const Bitboard free = all_ & ~mover_class.representative;
-        if (mover_class.rank < asymmetric_count_) [[likely]]
-            return mover_class.rank * block_size_ + colex().rank(extract_bits(opponent, free));
-        return symmetric_slot(symmetric_block(mover_class.rank), free, opponent);
-    }
-
     struct SymmetricBlock {
         uint64_t first_index;
         uint32_t stabiliser;

@@ -8,8 +8,9 @@
 #   scripts/bench-units.sh DB [THREADS] UNIT...
 #   scripts/bench-units.sh db-nine 2 8-8 7-8 3-8
 #
-# A unit is named by one of its moving-phase sectors' board counts (7-8 means
-# 7-8-0-0 with 8-7-0-0); the variant is read from DB's file names.
+# A moving-phase unit is named by one of its sectors' board counts (7-8 means
+# 7-8-0-0 with 8-7-0-0), a placement sector by its key (7-7-1-1); the variant
+# is read from DB's file names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=$(realpath "${1:?usage: scripts/bench-units.sh DB [THREADS] UNIT...}")
@@ -26,9 +27,13 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 printf "%-6s %14s %9s %9s %12s %10s %s\n" unit positions seconds "M pos/s" "M pos/s/core" peak files
 for unit in "$@"; do
-    IFS=- read -r a b <<<"$unit"
-    sectors=("$a-$b-0-0")
-    [[ $a != "$b" ]] && sectors+=("$b-$a-0-0")
+    IFS=- read -r a b c d <<<"$unit"
+    if [[ -n $c ]]; then  # a sector key: one placement sector
+        sectors=("$unit")
+    else
+        sectors=("$a-$b-0-0")
+        [[ $a != "$b" ]] && sectors+=("$b-$a-0-0")
+    fi
     rm -rf "$scratch"/*
     for f in "$db"/*.mdb; do ln -s "$f" "$scratch/"; done
     for s in "${sectors[@]}"; do

@@ -391,9 +391,13 @@ class UnitSolver {
                             static_cast<uint8_t>(p.in_hand[p.side] - 1)};
         const SolvedSectors::Table& table = batch.tables.get(key, solved_);
         const SymmetryClasses::Class& theirs = batch.classes.get(before.opponent);
+        // The successor's opponent is the mover plus the placed stone: take
+        // the mover's image once, and add each point's.
+        const Bitboard mine = classes_.transform(before.mover, theirs.symmetry);
         for (; points; points &= points - 1) {
-            const Stones after{before.opponent, before.mover | (points & -points)};
-            summary.add(decode(table.entries[table.index->index(after, theirs)]));
+            const Bitboard after =
+                mine | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
+            summary.add(decode(table.entries[table.index->index_transformed(theirs, after)]));
         }
     }
 
