@@ -40,20 +40,21 @@ for unit in "$@"; do
         [[ -e $db/${variant}_$s.mdb ]] || { echo "$db has no sector $s" >&2; exit 1; }
         rm "$scratch/${variant}_$s.mdb"
     done
-    /usr/bin/time -f "%M" -o "$scratch/peak" "$morris" solve --variant "$variant" --db "$scratch" \
-        --sectors "${sectors[0]}" --threads "$threads" --no-progress >"$scratch/log" 2>&1 ||
-        { cat "$scratch/log" >&2; exit 1; }
+    "$morris" solve --variant "$variant" --db "$scratch" --sectors "${sectors[0]}" \
+        --threads "$threads" --no-progress >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; exit 1; }
     positions=0
     for s in "${sectors[@]}"; do
         positions=$((positions + $(awk -v s="$s" '$1 == s {print $2}' "$scratch/log")))
     done
+    # The unit's time and peak memory are on its last sector's line.
     seconds=$(awk -v s="${sectors[-1]}" '$1 == s {sub(/s$/, "", $10); print $10}' "$scratch/log")
+    peak=$(awk -v s="${sectors[-1]}" '$1 == s {print $11}' "$scratch/log")
     same=identical
     for s in "${sectors[@]}"; do
         cmp -s "$scratch/${variant}_$s.mdb" "$db/${variant}_$s.mdb" || same=DIFFERENT
     done
-    awk -v u="$unit" -v p="$positions" -v s="$seconds" -v t="$threads" \
-        -v k="$(cat "$scratch/peak")" -v f="$same" 'BEGIN {
-        printf "%-6s %14d %9.1f %9.2f %12.2f %7.2f GiB %s\n", u, p, s, p / s / 1e6,
-               p / s / 1e6 / t, k / 1048576, f }'
+    awk -v u="$unit" -v p="$positions" -v s="$seconds" -v t="$threads" -v k="$peak" \
+        -v f="$same" 'BEGIN {
+        r = p / (s > 0 ? s : 0.005) / 1e6  # the log rounds to 0.01 s
+        printf "%-6s %14d %9.2f %9.2f %12.2f %7.2f GiB %s\n", u, p, s, r, r / t, k, f }'
 done

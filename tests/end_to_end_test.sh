@@ -3,7 +3,8 @@
 # end_to_end_Slow): solve five, six and seven completely and nine restricted
 # to small stone counts, verify every stored value, prove the small games'
 # starts by alpha-beta over the placement phase, query the starts, and check
-# that a killed solve resumes to the same files.
+# that a killed solve resumes to the same files and that the unit benchmark
+# re-solves units identically.
 # Usage: end_to_end_test.sh path/to/morris
 set -euo pipefail
 
@@ -55,6 +56,15 @@ grep -q "^moving " <<< "$report" && grep -q "^placement " <<< "$report" ||
 "$morris" solve --variant nine --db "$work/nine" --sectors 4-4-0-0 --no-progress > /dev/null
 "$morris" verify --variant nine --db "$work/nine" --sectors 3-3-0-0,3-4-0-0,4-3-0-0,4-4-0-0 \
     2>/dev/null | grep -qx "0 inconsistent entries" || fail "verify nine"
+
+# The unit benchmark re-solves units of a solved database, byte for byte:
+# nine's moving 3-4 with 4-3, and seven's placement sector 3-3-1-1.
+bench=$(MORRIS="$morris" "$(dirname "$0")/../scripts/bench-units.sh" "$work/nine" 2 3-4)
+[[ $(awk '$1 == "3-4" {print $2, $NF}' <<< "$bench") == "1520796 identical" ]] ||
+    fail "bench-units nine 3-4: $bench"
+bench=$(MORRIS="$morris" "$(dirname "$0")/../scripts/bench-units.sh" "$work/seven" 1 3-3-1-1)
+[[ $(awk '$1 == "3-3-1-1" {print $NF}' <<< "$bench") == "identical" ]] ||
+    fail "bench-units seven 3-3-1-1: $bench"
 
 # Resume: a solve killed at once leaves no half file; solving again rebuilds
 # the deleted sectors byte for byte.
