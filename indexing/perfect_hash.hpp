@@ -38,6 +38,8 @@ namespace morris {
 // bitmap of representatives that stays in the L2 cache.
 class SymmetryClasses {
   public:
+    static constexpr int kMaxSymmetries = 16;  // the most a board may have
+
     explicit SymmetryClasses(const Board& board);
 
     struct Class {
@@ -55,8 +57,8 @@ class SymmetryClasses {
     // from it by a stone moved (the predecessors of a position: one un-move
     // each) without looking the images up again.
     struct SetImages {
-        // One lane per symmetry, as in the rows below.
-        alignas(64) uint32_t lanes[16];
+        // One lane per symmetry, as in the image rows below.
+        alignas(64) uint32_t lanes[kMaxSymmetries];
         int size;
     };
     SetImages images(Bitboard set) const {
@@ -123,8 +125,6 @@ class SymmetryClasses {
     const Board& board() const { return *board_; }
 
   private:
-    static constexpr int kMaxSymmetries = 16;
-
     // The images of one byte of a set under every symmetry, one lane each,
     // shifted up to make room for the lane's symmetry number below: so the
     // smallest of the three rows' OR is the representative and the first
