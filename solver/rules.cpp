@@ -55,12 +55,9 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
     predecessors.clear();
     const Colour mover = p.other();
     if (kind == Unturns::all && p.in_hand[mover] < v.stones) {
-        // Un-place: a stone goes back into the hand, if it closed no mill
-        // or nothing was removable.
-        const bool closing_allowed = removable(v, p.stones[p.side]) == 0;
-        for (Bitboard tos = p.stones[mover]; tos; tos &= tos - 1) {
+        // Un-place: a stone goes back into the hand.
+        for (Bitboard tos = arrived_without_removal(v, p); tos; tos &= tos - 1) {
             const int to = std::countr_zero(tos);
-            if (!closing_allowed && mills_closed(*v.board, p.stones[mover], to) > 0) continue;
             Position q = p;
             q.side = mover;
             q.stones[mover] &= ~(1u << to);

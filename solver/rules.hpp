@@ -113,6 +113,18 @@ inline int mills_closed(const Board& board, Bitboard own_after, int to) {
     return closed;
 }
 
+// The stones of the side that just moved (p.other()) which its last turn,
+// having removed nothing, may have put where they stand: those closing no
+// mill there, or any if nothing of the side to move was removable.
+inline Bitboard arrived_without_removal(const Variant& v, const Position& p) {
+    const Bitboard stones = p.stones[p.other()];
+    if (removable(v, p.stones[p.side]) == 0) return stones;
+    Bitboard arrived = 0;
+    for (Bitboard tos = stones; tos; tos &= tos - 1)
+        if (mills_closed(*v.board, stones, std::countr_zero(tos)) == 0) arrived |= tos & -tos;
+    return arrived;
+}
+
 // The opponent's removable stones, worked out on first need only: most
 // positions close no mill.
 class LazyRemovable {
@@ -261,14 +273,11 @@ void for_each_unmove(const Variant& v, const Position& p, Visit&& visit) {
     if (!may_move(v, mover_to_move) || mover_to_move.total(mover) < 3 ||
         !is_valid(v, mover_to_move))
         return;
-    // A mill the mover closed removed nothing only if nothing was removable.
-    const bool closing_allowed = removable(v, p.stones[p.side]) == 0;
     const Bitboard empty = board.all() & ~p.occupied();
     const bool flying = can_fly(v, p, mover);
     const Bitboard stones = p.stones[mover];
-    for (Bitboard tos = stones; tos; tos &= tos - 1) {
+    for (Bitboard tos = arrived_without_removal(v, p); tos; tos &= tos - 1) {
         const int to = std::countr_zero(tos);
-        if (!closing_allowed && mills_closed(board, stones, to) > 0) continue;
         const Bitboard rest = stones & ~(1u << to);
         for (Bitboard froms = flying ? empty : board.neighbours[to] & empty; froms;
              froms &= froms - 1)
