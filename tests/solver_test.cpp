@@ -11,13 +11,14 @@
 // a win's distance is the least k with the position in W_k, a loss's the least
 // k with it in L_k, and a position in neither for every k is a draw.
 //
-// Where the graph is cut off at a depth (a cheap sample of nine's 4-3 and 3-4,
-// which are also checked whole where memory allows), the iteration is still sound: W_k and L_k of a
-// position depend only on the positions within k turns, so a position whose nearest cut-off
-// position is h turns away (at least K - d for one first seen at depth d of a graph cut at depth K)
-// is classified exactly up to horizon h, and anything classified beyond it is a true result with at
-// most that distance. Positions whose outcome is known from an earlier naive solve can be leaves of
-// a graph.
+// Where the graph is cut off at a depth (a cheap sample of nine's 4-3 and
+// 3-4, which are also checked whole where memory allows), the iteration is
+// still sound: W_k and L_k of a position depend only on the positions within
+// k turns, so a position whose nearest cut-off position is h turns away (at
+// least K - d for one first seen at depth d of a graph cut at depth K) is
+// classified exactly up to horizon h, and anything classified beyond it is a
+// true result with at most that distance. Positions whose outcome is known
+// from an earlier naive solve can be leaves of a graph.
 //
 // Besides, every database outcome of a position whose turns the graph holds
 // must follow from its successors' database outcomes by SPEC §4's recursion.
@@ -663,11 +664,11 @@ TEST(SolverSlow, NineMovingSectorsMatchNaiveSolver) {
 // (3-4) to move; these close under turns, apart from captures, which end the
 // game or lead to 3-3. So one naive graph of 24 million positions and 750
 // million turns, with 3-3 as known leaves, checks every entry of both files.
-// It takes about a minute on two cores and 5 GB at its peak, so it is
+// It takes about a minute on two cores and 5.6 GB at its peak, so it is
 // skipped (saying so) on a machine with less than 8 GiB of memory.
 TEST(SolverSlow, NineSectors43And34MatchNaiveSolverOnEveryPosition) {
     constexpr uint64_t kMemoryNeeded = uint64_t{8} << 30;
-    const uint64_t memory = uint64_t{static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES))} *
+    const uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) *
                             static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
     if (memory < kMemoryNeeded)
         GTEST_SKIP() << "needs " << (kMemoryNeeded >> 30) << " GiB of memory, this machine has "
