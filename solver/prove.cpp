@@ -1,11 +1,18 @@
 #include "solver/prove.hpp"
 
+#include <fmt/core.h>
+#include <omp.h>
+
 #include <algorithm>
-#include <unordered_map>
+#include <atomic>
+#include <bit>
+#include <mutex>
+#include <optional>
 
 #include "indexing/perfect_hash.hpp"
 #include "solver/progress.hpp"
 #include "solver/rules.hpp"
+#include "solver/sector_graph.hpp"
 
 namespace morris {
 namespace {
@@ -16,124 +23,324 @@ int score(Value v) { return v == Value::win ? 1 : v == Value::loss ? -1 : 0; }
 
 bool in_placement(const Position& p) { return p.in_hand[white] > 0 || p.in_hand[black] > 0; }
 
-// Negamax alpha-beta over win (1), draw (0) and loss (-1), with a
-// transposition table of bounds keyed by symmetry-canonical position.
-class PlacementSearch {
+// The values (win, draw or loss: no distances) of whole sectors, two bits a
+// position, each sector read on first use. The search asks for millions of
+// positions all over the placement phase; a block cache would decompress a
+// block for most of them, where the whole of nine's values take 6.7 GB.
+class SectorValues {
   public:
-    struct NodeLimitReached {};
-
-    PlacementSearch(const Database& db, ProofReport& report, Progress& progress, uint64_t max_nodes)
-        : db_(db),
-          variant_(db.variant()),
-          report_(report),
-          progress_(progress),
-          max_nodes_(max_nodes) {}
-
-    int search(const Position& p, int alpha, int beta) {
-        if (!in_placement(p)) return leaf(p);
-        switch (status(variant_, p)) {
-            case Status::loss: return -1;
-            case Status::draw: return 0;
-            case Status::playing: break;
+    SectorValues(const Variant& v, std::filesystem::path directory)
+        : variant_(v), directory_(std::move(directory)), slots_(kSlots) {
+        for (const SectorKey& k : sector_graph(v).sectors) {
+            auto slot = std::make_unique<Slot>();
+            slot->key = k;
+            slot->index = &sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
+            slot->number = static_cast<uint16_t>(slot_number(k));
+            slots_[slot->number] = std::move(slot);
         }
-        if (report_.nodes == max_nodes_ && max_nodes_ > 0) throw NodeLimitReached{};
-        ++report_.nodes;
-        if (report_.nodes % 4096 == 0) progress_.advance(4096);
-        const uint64_t key = canonical_key(p);
-        Bounds& known = table_[key];
-        if (known.lower >= beta) return known.lower;
-        if (known.upper <= alpha) return known.upper;
-        if (known.lower == known.upper) return known.lower;
-        alpha = std::max(alpha, static_cast<int>(known.lower));
-        beta = std::min(beta, static_cast<int>(known.upper));
-        if (alpha >= beta) return alpha;  // the bounds already settle this window
-        const int alpha_in = alpha;
+    }
 
-        int best = -1;
-        for (const Position& child : ordered_children(p)) {
-            best = std::max(best, -search(child, -beta, -alpha));
-            alpha = std::max(alpha, best);
-            if (alpha >= beta) break;
-        }
-        Bounds& stored = table_[key];  // the recursion may have rehashed the table
-        if (best <= alpha_in)
-            stored.upper = static_cast<int8_t>(best);
-        else if (best >= beta)
-            stored.lower = static_cast<int8_t>(best);
-        else
-            stored.lower = stored.upper = static_cast<int8_t>(best);
-        check(p, best, alpha_in, beta);
-        return best;
+    // Where a position (whose side to move has at least three stones) is.
+    struct Place {
+        const void* sector;
+        uint16_t sector_number;  // never 0: every sector has a stone somewhere
+        uint64_t index;
+        // Unique to the position's symmetry class, below 2^56.
+        uint64_t key() const { return index << 16 | sector_number; }
+    };
+    Place place(const Position& p) const {
+        const Slot& s = slot(sector_of(p));
+        return {&s, s.number, s.index->index(stones_of(p))};
+    }
+
+    // The position's score, or nothing when its sector file is missing.
+    std::optional<int> score_at(const Place& place) {
+        Slot& s = *static_cast<Slot*>(const_cast<void*>(place.sector));
+        std::call_once(s.loaded, [&] { load(s); });
+        if (s.values.size() == 0) return std::nullopt;
+        const uint64_t word = s.values[place.index / kPerWord];
+        return static_cast<int>(word >> (place.index % kPerWord * kBits) & kMask) - 1;
+    }
+    std::string missing(const Position& p) const {
+        return (directory_ / sector_file_name(variant_.name, sector_of(p))).string() +
+               ": missing (the proof needs every moving-phase sector it reaches)";
     }
 
   private:
-    struct Bounds {
-        int8_t lower = -1, upper = 1;
+    static constexpr int kBits = 2;  // score + 1: 0 loss, 1 draw, 2 win
+    static constexpr uint64_t kMask = 3;
+    static constexpr uint64_t kPerWord = 64 / kBits;
+    // Slots by sector key, a nibble a count: counts stay below 16.
+    static constexpr int kNibble = 4;
+    static constexpr size_t kSlots = size_t{1} << (4 * kNibble);
+
+    struct Slot {
+        SectorKey key;
+        const SectorIndex* index = nullptr;
+        std::once_flag loaded;
+        uint16_t number;               // in slots_
+        std::vector<uint64_t> values;  // empty when the file is missing
     };
 
-    // The positions after each turn, most promising first: those the
-    // database rates lost for the opponent, then drawn or unrated, then
-    // won; captures first among equals. The order only decides how much is
-    // searched: every value still comes from the moving-phase leaves.
-    std::vector<Position> ordered_children(const Position& p) {
+    static size_t slot_number(const SectorKey& k) {
+        return size_t{k.mover_on_board} << 3 * kNibble |
+               size_t{k.opponent_on_board} << 2 * kNibble | size_t{k.mover_in_hand} << kNibble |
+               k.opponent_in_hand;
+    }
+    const Slot& slot(const SectorKey& k) const {
+        const Slot* s = slots_[slot_number(k)].get();
+        if (!s) throw std::logic_error("position in no sector of " + variant_.name);
+        return *s;
+    }
+
+    void load(Slot& s) const {
+        const auto path = directory_ / sector_file_name(variant_.name, s.key);
+        if (!std::filesystem::exists(path)) return;
+        const auto file = SectorFile::open(path, variant_.name, variant_.rule_hash(), s.key);
+        if (file->info().entries != s.index->size())
+            throw DatabaseError(path.string() + ": entry count does not match the index");
+        std::vector<uint64_t> values((s.index->size() + kPerWord - 1) / kPerWord);
+        std::vector<Entry> block;
+        for (uint32_t b = 0; b < file->info().blocks; ++b) {
+            file->read_block(b, block);
+            const uint64_t first = uint64_t{b} * file->info().block_entries;
+            for (uint64_t i = first; i < first + block.size(); ++i)
+                values[i / kPerWord] |=
+                    static_cast<uint64_t>(score(decode(block[i - first]).value) + 1)
+                    << (i % kPerWord * kBits);
+        }
+        s.values = std::move(values);
+    }
+
+    const Variant& variant_;
+    std::filesystem::path directory_;
+    std::vector<std::unique_ptr<Slot>> slots_;
+};
+
+// What the search proved, by position and threshold: a fixed table of words
+// that threads read and write without locks. A full neighbourhood evicts,
+// which only costs searching a position again.
+class ProofTable {
+  public:
+    explicit ProofTable(uint64_t capacity)
+        : mask_(std::bit_ceil(capacity) - 1), slots_(mask_ + 1) {}
+
+    std::optional<bool> find(uint64_t key) const {
+        const uint64_t tag = tag_of(key);
+        for (int probe = 0; probe < kProbes; ++probe) {
+            const uint64_t word = slot(key, probe).load(std::memory_order_relaxed);
+            if ((word & ~kHolds) == tag) return (word & kHolds) != 0;
+            if (word == 0) return std::nullopt;
+        }
+        return std::nullopt;
+    }
+    void store(uint64_t key, bool holds) {
+        const uint64_t word = tag_of(key) | (holds ? kHolds : 0);
+        for (int probe = 0; probe < kProbes; ++probe) {
+            std::atomic<uint64_t>& s = slot(key, probe);
+            uint64_t seen = 0;
+            if (s.compare_exchange_strong(seen, word, std::memory_order_relaxed) ||
+                (seen & ~kHolds) == tag_of(key))
+                return;
+        }
+        slot(key, 0).store(word, std::memory_order_relaxed);
+    }
+
+  private:
+    static constexpr int kProbes = 8;
+    static constexpr uint64_t kHolds = 1;
+    static constexpr uint64_t kMixer = 0x9e3779b97f4a7c15ull;  // 2^64 / golden ratio
+    static constexpr int kHashShift = 20;  // the product's high bits are the best mixed
+    // Keys are whole: a tag is the key moved up past the result bit, and
+    // never 0 (a key has its threshold or sector bits set).
+    static uint64_t tag_of(uint64_t key) { return key << 1; }
+    std::atomic<uint64_t>& slot(uint64_t key, int probe) const {
+        return slots_[(((key * kMixer) >> kHashShift) + probe) & mask_];
+    }
+
+    uint64_t mask_;
+    mutable std::vector<std::atomic<uint64_t>> slots_;
+};
+
+// Null-window tests over win (1), draw (0) and loss (-1): "is the value at
+// least t?", for t = 0 (not lost) and t = 1 (won); the start's value takes
+// two (Pearl's Test, as in SCOUT). A test holds when some child's value is at
+// most -t, which is the child's test for 1 - t failing: an OR over children
+// whose opposite is an AND over grandchildren, down to the moving-phase
+// leaves, whose values are the only ones the proof takes from the database.
+//
+// The placement sectors only order the children: those rated at most -t
+// first, each searched as soon as it is found, so that an OR node usually
+// probes and searches one child. Otherwise children come in the turn
+// generator's point order, which makes a side's replies depend on the stones
+// more than on the order they came in, so the search meets positions again.
+// A wrong rating costs time, not soundness. Children of a node that should
+// fail (an AND node, all of whose children must be searched) are searched in
+// parallel near the root.
+class PlacementSearch {
+  public:
+    PlacementSearch(const Variant& v, SectorValues& values, uint64_t table_capacity,
+                    Progress& progress, uint64_t max_nodes)
+        : variant_(v),
+          values_(values),
+          table_(table_capacity),
+          progress_(progress),
+          max_nodes_(max_nodes) {
+        const Position start = start_position(v);
+        stones_to_place_ = start.in_hand[white] + start.in_hand[black];
+    }
+
+    // `rated` is the database's score of p when the caller looked it up.
+    bool at_least(const Position& p, int t, std::optional<int> rated) {
+        if (stopped_.load(std::memory_order_relaxed)) return false;
+        if (!in_placement(p)) return leaf(p) >= t;
+        switch (status(variant_, p)) {
+            case Status::loss: return -1 >= t;
+            case Status::draw: return 0 >= t;
+            case Status::playing: break;
+        }
+        const SectorValues::Place place = values_.place(p);
+        const uint64_t key = place.key() << 1 | static_cast<uint64_t>(t > 0);
+        if (auto known = table_.find(key)) return *known;
+        if (!count_node()) return false;
+
+        const bool holds = some_child_at_most(p, -t);
+        if (stopped_.load(std::memory_order_relaxed)) return false;
+        table_.store(key, holds);
+        check(p, place, t, holds, rated);
+        return holds;
+    }
+
+    void stop_with(const std::string& error) {
+        std::lock_guard lock(mutex_);
+        if (error_.empty()) error_ = error;
+        stopped_ = true;
+    }
+    bool stopped() const { return stopped_; }
+    const std::string& error() const { return error_; }
+
+    void fill(ProofReport& r) const {
+        r.nodes = std::min(nodes_.load(), max_nodes_ > 0 ? max_nodes_ : ~uint64_t{0});
+        r.leaf_probes = leaf_probes_;
+        r.checked = checked_;
+        r.disagreements = disagreements_;
+        r.examples = examples_;
+    }
+
+  private:
+    static constexpr uint64_t kProgressStep = 1024;
+    // AND nodes this close to the start hand their children to other threads.
+    static constexpr int kParallelPlies = 4;
+
+    bool count_node() {
+        const uint64_t n = nodes_.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (max_nodes_ > 0 && n > max_nodes_) {
+            stopped_ = true;
+            return false;
+        }
+        if (n % kProgressStep == 0) progress_.advance(kProgressStep);
+        return true;
+    }
+
+    bool some_child_at_most(const Position& p, int bound) {
         std::vector<Turn> turns;
         generate_turns(variant_, p, turns);
-        std::vector<std::pair<int, Position>> rated;
-        for (const Turn& t : turns) {
-            const Position child = apply_turn(variant_, p, t);
-            const ProbeResult r = db_.probe(child);
-            const int promise = r.ok() ? 2 * -score(r.outcome.value) : 0;
-            rated.emplace_back(promise + (t.removals() > 0), child);
+        std::vector<std::pair<Position, std::optional<int>>> doubtful;
+        for (const Turn& turn : turns) {
+            const Position child = apply_turn(variant_, p, turn);
+            const std::optional<int> rated = rating(child);
+            if (rated && *rated > bound) {
+                doubtful.emplace_back(child, rated);
+                continue;
+            }
+            if (!at_least(child, bound + 1, rated)) return true;
         }
-        std::stable_sort(rated.begin(), rated.end(),
-                         [](const auto& a, const auto& b) { return a.first > b.first; });
-        std::vector<Position> children;
-        for (const auto& [promise, child] : rated) children.push_back(child);
-        return children;
+        if (plies(p) < kParallelPlies && doubtful.size() > 1) {
+            std::atomic<bool> found{false};
+            for (const auto& candidate : doubtful) {
+                const Position child = candidate.first;
+                const std::optional<int> rated = candidate.second;
+#pragma omp task firstprivate(child, rated, bound) shared(found)
+                try {
+                    if (!found.load(std::memory_order_relaxed) &&
+                        !at_least(child, bound + 1, rated))
+                        found = true;
+                } catch (const std::exception& e) {
+                    stop_with(e.what());
+                }
+            }
+#pragma omp taskwait
+            return found;
+        }
+        for (const auto& [child, rated] : doubtful)
+            if (!at_least(child, bound + 1, rated)) return true;
+        return false;
+    }
+
+    int plies(const Position& p) const {
+        return stones_to_place_ - p.in_hand[white] - p.in_hand[black];
+    }
+
+    // The database's score of a position reached by a turn: exact for the
+    // moving phase (a leaf), a hint for placement (nothing when the sector
+    // file is missing: placement sectors are optional for the proof).
+    std::optional<int> rating(const Position& p) {
+        if (!in_placement(p)) return leaf(p);
+        if (p.total(p.side) < 3) return -1;
+        return values_.score_at(values_.place(p));
     }
 
     int leaf(const Position& p) {
         if (p.total(p.side) < 3) return -1;
-        ++report_.leaf_probes;
-        ProbeResult r = db_.probe(p);
-        if (!r.ok()) throw DatabaseError(r.error);
-        return score(r.outcome.value);
+        leaf_probes_.fetch_add(1, std::memory_order_relaxed);
+        const std::optional<int> s = values_.score_at(values_.place(p));
+        if (!s) throw DatabaseError(values_.missing(p));
+        return *s;
     }
 
-    uint64_t canonical_key(const Position& p) const {
-        const SectorKey k = sector_of(p);
-        const uint64_t index = sector_index(*variant_.board, k.mover_on_board, k.opponent_on_board)
-                                   .index(stones_of(p));
-        return index << 32 | uint64_t{k.mover_on_board} << 24 |
-               uint64_t{k.opponent_on_board} << 16 | uint64_t{k.mover_in_hand} << 8 |
-               k.opponent_in_hand;
+    // The stored value must be on the side of t the search proved.
+    void check(const Position& p, const SectorValues::Place& place, int t, bool holds,
+               std::optional<int> rated) {
+        if (!rated) rated = values_.score_at(place);
+        if (!rated) return;
+        checked_.fetch_add(1, std::memory_order_relaxed);
+        if ((*rated >= t) == holds) return;
+        disagreements_.fetch_add(1, std::memory_order_relaxed);
+        std::lock_guard lock(mutex_);
+        if (examples_.size() < kMaxExamples)
+            examples_.push_back(
+                fmt::format("{}: the search proved its value {} {}, the database "
+                            "says {}",
+                            to_string(variant_, p), holds ? ">=" : "<", t > 0 ? "win" : "draw",
+                            *rated > 0   ? "win"
+                            : *rated < 0 ? "loss"
+                                         : "draw"));
     }
 
-    // The stored value must lie within what the search proved about it.
-    void check(const Position& p, int best, int alpha_in, int beta) {
-        ProbeResult r = db_.probe(p);
-        if (!r.ok()) return;  // placement sectors are optional for the proof
-        ++report_.checked;
-        const int stored = score(r.outcome.value);
-        const bool agrees = best <= alpha_in ? stored <= best
-                            : best >= beta   ? stored >= best
-                                             : stored == best;
-        if (agrees) return;
-        ++report_.disagreements;
-        if (report_.examples.size() < kMaxExamples)
-            report_.examples.push_back(to_string(variant_, p) + ": search " + std::to_string(best) +
-                                       " in (" + std::to_string(alpha_in) + ", " +
-                                       std::to_string(beta) + "), database " +
-                                       to_string(r.outcome));
-    }
-
-    const Database& db_;
     const Variant& variant_;
-    ProofReport& report_;
+    SectorValues& values_;
+    ProofTable table_;
     Progress& progress_;
     uint64_t max_nodes_;
-    std::unordered_map<uint64_t, Bounds> table_;
+    int stones_to_place_;  // at the start
+    std::atomic<bool> stopped_{false};
+    std::atomic<uint64_t> nodes_{0}, leaf_probes_{0}, checked_{0}, disagreements_{0};
+    std::mutex mutex_;
+    std::vector<std::string> examples_;
+    std::string error_;
 };
+
+// Room for every placement position under both thresholds, within bounds:
+// the table is 8 bytes a slot, and a proof of nine meets a few hundred
+// million positions.
+uint64_t proof_table_capacity(const Variant& v) {
+    constexpr uint64_t kFewest = uint64_t{1} << 16, kMost = uint64_t{1} << 28;
+    uint64_t placement = 0;
+    for (const SectorKey& k : sector_graph(v).sectors)
+        if (k.mover_in_hand + k.opponent_in_hand > 0)
+            placement += sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+    return std::clamp(2 * placement, kFewest, kMost);
+}
 
 }  // namespace
 
@@ -143,15 +350,25 @@ ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes) {
         throw std::runtime_error(
             "prove needs a place-only variant: under place-or-move the "
             "placement phase has cycles that alpha-beta cannot settle");
-    ProofReport report;
+    SectorValues values(v, db.directory());
     Progress progress(v.name + " prove: placement positions", 0, progress_line);
-    PlacementSearch search(db, report, progress, max_nodes);
+    PlacementSearch search(v, values, proof_table_capacity(v), progress, max_nodes);
+    const Position start = start_position(v);
+    int value = 0;
+#pragma omp parallel default(none) shared(search, start, value)
+#pragma omp single
     try {
-        const int value = search.search(start_position(v), -1, 1);
-        report.value = value > 0 ? Value::win : value < 0 ? Value::loss : Value::draw;
-    } catch (const PlacementSearch::NodeLimitReached&) {
-        report.complete = false;
+        value = search.at_least(start, 1, std::nullopt)   ? 1
+                : search.at_least(start, 0, std::nullopt) ? 0
+                                                          : -1;
+    } catch (const std::exception& e) {
+        search.stop_with(e.what());
     }
+    if (!search.error().empty()) throw DatabaseError(search.error());
+    ProofReport report;
+    search.fill(report);
+    report.complete = !search.stopped();
+    report.value = value > 0 ? Value::win : value < 0 ? Value::loss : Value::draw;
     return report;
 }
 

@@ -2,6 +2,10 @@
 // search of the placement phase from the start, with only the moving-phase
 // sectors of a database at its leaves. Along the way every visited position
 // whose placement sector is in the database is checked against the search.
+//
+// The sectors it reaches are read whole, as two bits a position (win, draw or
+// loss), and the search runs on OpenMP's threads: nine's proof takes about
+// 8.4 GB and two and a half minutes on two cores.
 #pragma once
 
 #include <cstdint>

@@ -301,9 +301,7 @@ int run_prove(const VariantOptions& options, const std::string& directory, uint6
     Variant v = options.resolve();
     if (!std::filesystem::is_directory(directory))
         throw std::runtime_error(directory + ": no such database directory");
-    // The search probes every child of every node: keep many blocks.
-    constexpr size_t kProveCacheBytes = size_t{1} << 30;
-    Database db(directory, v, kProveCacheBytes);
+    Database db(directory, v);
     ProofReport r = prove(db, true, max_nodes);
     if (r.complete)
         fmt::print(
