@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "indexing/checksum.hpp"
 
@@ -84,18 +85,29 @@ void read_exact(int fd, void* data, size_t n, uint64_t offset, const std::filesy
     }
 }
 
-std::vector<unsigned char> compress_block(std::span<const Entry> entries) {
+// One per thread of a writer, for all its blocks: a context sets up tables
+// worth a few percent of compressing a block.
+struct FreeContext {
+    void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
+};
+using CompressionContext = std::unique_ptr<ZSTD_CCtx, FreeContext>;
+
+CompressionContext compression_context() {
+    CompressionContext context(ZSTD_createCCtx());
+    if (!context) throw DatabaseError("zstd: cannot create a compression context");
+    ZSTD_CCtx_setParameter(context.get(), ZSTD_c_compressionLevel, kCompressionLevel);
+    ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
+    return context;
+}
+
+std::vector<unsigned char> compress_block(std::span<const Entry> entries, ZSTD_CCtx* compression) {
     std::vector<unsigned char> planes(entries.size() * 2);
     for (size_t i = 0; i < entries.size(); ++i) {
         planes[i] = static_cast<unsigned char>(entries[i] & 0xff);
         planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
     }
     std::vector<unsigned char> out(ZSTD_compressBound(planes.size()));
-    ZSTD_CCtx* context = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, kCompressionLevel);
-    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
-    size_t size = ZSTD_compress2(context, out.data(), out.size(), planes.data(), planes.size());
-    ZSTD_freeCCtx(context);
+    size_t size = ZSTD_compress2(compression, out.data(), out.size(), planes.data(), planes.size());
     if (ZSTD_isError(size)) throw DatabaseError(std::string("zstd: ") + ZSTD_getErrorName(size));
     out.resize(size);
     return out;
@@ -107,38 +119,44 @@ std::string sector_file_name(const std::string& variant, const SectorKey& key) {
     return variant + "_" + to_string(key) + ".mdb";
 }
 
-void write_sector_file(const std::filesystem::path& path, const std::string& variant,
-                       uint64_t rule_hash, const SectorKey& key, std::span<const Entry> entries,
-                       uint32_t block_entries) {
+SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
+                                 uint64_t rule_hash, const SectorKey& key,
+                                 std::span<const Entry> entries, uint32_t block_entries) {
     if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
     if (block_entries == 0) fail(path, "block_entries must be positive");
     const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
     std::vector<std::vector<unsigned char>> compressed(blocks);
     std::vector<std::string> errors(blocks);
-#pragma omp parallel for schedule(dynamic, 16) if (blocks > 16)
-    for (int64_t b = 0; b < static_cast<int64_t>(blocks); ++b) {
-        size_t first = static_cast<size_t>(b) * block_entries;
-        try {
-            compressed[b] = compress_block(
-                entries.subspan(first, std::min<size_t>(block_entries, entries.size() - first)));
-        } catch (const std::exception& e) {
-            errors[b] = e.what();
+    uint64_t wins = 0, draws = 0, losses = 0;
+    int longest_win = -1, longest_loss = -1;
+#pragma omp parallel if (blocks > 16) reduction(+ : wins, draws, losses) \
+    reduction(max : longest_win, longest_loss)
+    {
+        CompressionContext compression;
+#pragma omp for schedule(dynamic, 16)
+        for (int64_t b = 0; b < static_cast<int64_t>(blocks); ++b) {
+            const size_t first = static_cast<size_t>(b) * block_entries;
+            const auto block =
+                entries.subspan(first, std::min<size_t>(block_entries, entries.size() - first));
+            for (Entry e : block) {
+                const Outcome o = decode(e);
+                if (o.value == Value::draw)
+                    ++draws;
+                else if (o.value == Value::win)
+                    ++wins, longest_win = std::max(longest_win, o.plies);
+                else
+                    ++losses, longest_loss = std::max(longest_loss, o.plies);
+            }
+            try {
+                if (!compression) compression = compression_context();
+                compressed[b] = compress_block(block, compression.get());
+            } catch (const std::exception& e) {
+                errors[b] = e.what();
+            }
         }
     }
     for (const auto& e : errors)
         if (!e.empty()) fail(path, e);
-
-    uint64_t wins = 0, draws = 0, losses = 0;
-    int longest_win = -1, longest_loss = -1;
-    for (Entry e : entries) {
-        Outcome o = decode(e);
-        if (o.value == Value::draw)
-            ++draws;
-        else if (o.value == Value::win)
-            ++wins, longest_win = std::max(longest_win, o.plies);
-        else
-            ++losses, longest_loss = std::max(longest_loss, o.plies);
-    }
 
     std::vector<unsigned char> header(kHeaderBytes, 0);
     std::memcpy(header.data() + kAtMagic, kMagic, sizeof kMagic);
@@ -190,6 +208,18 @@ void write_sector_file(const std::filesystem::path& path, const std::string& var
         std::filesystem::remove(temporary, error);
         fail(path, "cannot rename " + temporary.string() + " to it: " + why);
     }
+    return {.variant = variant,
+            .rule_hash = rule_hash,
+            .key = key,
+            .entries = entries.size(),
+            .block_entries = block_entries,
+            .blocks = static_cast<uint32_t>(blocks),
+            .wins = wins,
+            .draws = draws,
+            .losses = losses,
+            .longest_win = longest_win,
+            .longest_loss = longest_loss,
+            .file_bytes = offset};
 }
 
 std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& path) {

@@ -49,10 +49,11 @@ inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
 std::string sector_file_name(const std::string& variant, const SectorKey& key);
 
 // Writes under a temporary name, then renames, so a killed writer leaves no
-// half file. Throws DatabaseError.
-void write_sector_file(const std::filesystem::path& path, const std::string& variant,
-                       uint64_t rule_hash, const SectorKey& key, std::span<const Entry> entries,
-                       uint32_t block_entries = kDefaultBlockEntries);
+// half file; returns what the file says about itself. Throws DatabaseError.
+SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
+                                 uint64_t rule_hash, const SectorKey& key,
+                                 std::span<const Entry> entries,
+                                 uint32_t block_entries = kDefaultBlockEntries);
 
 // An open sector file. Reads are thread-safe (positioned reads, no shared cursor).
 class SectorFile {

@@ -717,15 +717,16 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         const auto entries = solver.finish();
         for (size_t s = 0; s < unit.size(); ++s) {
             const auto path = options.directory / sector_file_name(v.name, unit[s]);
-            write_sector_file(path, v.name, v.rule_hash(), unit[s], entries[s]);
-            SectorReport r{.key = unit[s], .positions = entries[s].size()};
-            for (Entry e : entries[s]) {
-                Value value = decode(e).value;
-                (value == Value::win ? r.wins : value == Value::loss ? r.losses : r.draws)++;
-            }
+            const SectorFileInfo written =
+                write_sector_file(path, v.name, v.rule_hash(), unit[s], entries[s]);
+            SectorReport r{.key = unit[s],
+                           .positions = entries[s].size(),
+                           .wins = written.wins,
+                           .draws = written.draws,
+                           .losses = written.losses,
+                           .bytes_on_disk = written.file_bytes};
             r.seconds =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            r.bytes_on_disk = std::filesystem::file_size(path);
             r.peak_memory = peak_memory_bytes();
             report(r);
         }
