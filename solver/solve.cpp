@@ -10,8 +10,8 @@
 #include <chrono>
 #include <limits>
 #include <map>
-#include <parallel/algorithm>
 #include <span>
+#include <utility>
 
 #include "db/sector_file.hpp"
 #include "indexing/huge_array.hpp"
@@ -491,20 +491,41 @@ class UnitSolver {
     // back, so positions with one opponent class send their updates to the
     // same few dozen blocks, which then stay in cache: this matters in units
     // where nearly everything is decided. Values do not depend on the order.
+    // A counting sort by class: its keys are few (a sector's opponent
+    // classes, twice), where a comparison sort took 10% of a unit.
     void order_by_opponent_class(std::vector<UnitPosition>& layer) const {
         if (layer.size() < kParallelWork) return;
-        std::vector<uint64_t> keyed(layer.size());
-#pragma omp parallel for schedule(static)
-        for (int64_t n = 0; n < static_cast<int64_t>(layer.size()); ++n) {
-            const UnitSector& sector = sector_holding(layer[n]);
-            const Stones q = sector.index->stones_at(layer[n] - sector.offset);
-            const uint64_t opponent_class = sector.index->opponent_class(q.opponent);
-            keyed[n] = (opponent_class << 1 | static_cast<uint64_t>(&sector != &sectors_[0]))
-                           << 32 |
-                       layer[n];
+        const auto n = static_cast<int64_t>(layer.size());
+        uint32_t key_count = 0;
+        for (const UnitSector& s : sectors_)
+            key_count = std::max(key_count, 2 * s.index->opponent_class_count());
+        std::vector<uint32_t> keys(layer.size());
+        std::vector<UnitPosition> sorted(layer.size());
+        std::vector<std::vector<uint64_t>> starts;  // by thread, then key
+#pragma omp parallel
+        {
+            const int threads = omp_get_num_threads(), thread = omp_get_thread_num();
+            const int64_t first = n * thread / threads, last = n * (thread + 1) / threads;
+#pragma omp single
+            starts.assign(threads, std::vector<uint64_t>(key_count));
+            std::vector<uint64_t>& mine = starts[thread];
+            for (int64_t i = first; i < last; ++i) {
+                const UnitSector& sector = sector_holding(layer[i]);
+                const Stones q = sector.index->stones_at(layer[i] - sector.offset);
+                keys[i] = sector.index->opponent_class(q.opponent) << 1 |
+                          static_cast<uint32_t>(&sector != &sectors_[0]);
+                ++mine[keys[i]];
+            }
+#pragma omp barrier
+#pragma omp single
+            {
+                uint64_t start = 0;  // key-major, then thread: a stable sort
+                for (uint32_t k = 0; k < key_count; ++k)
+                    for (auto& counts : starts) start += std::exchange(counts[k], start);
+            }
+            for (int64_t i = first; i < last; ++i) sorted[mine[keys[i]]++] = layer[i];
         }
-        __gnu_parallel::sort(keyed.begin(), keyed.end());
-        for (size_t n = 0; n < layer.size(); ++n) layer[n] = static_cast<UnitPosition>(keyed[n]);
+        layer.swap(sorted);
     }
 
     const UnitSector& sector_holding(uint64_t u) const {
