@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <exception>
 #include <mutex>
 #include <optional>
 
@@ -123,7 +124,9 @@ class SectorValues {
 class ProofTable {
   public:
     explicit ProofTable(uint64_t capacity)
-        : mask_(std::bit_ceil(capacity) - 1), slots_(mask_ + 1) {}
+        : shift_(64 - std::countr_zero(std::bit_ceil(capacity))),
+          mask_(std::bit_ceil(capacity) - 1),
+          slots_(mask_ + 1) {}
 
     std::optional<bool> find(uint64_t key) const {
         const uint64_t tag = tag_of(key);
@@ -150,14 +153,15 @@ class ProofTable {
     static constexpr int kProbes = 8;
     static constexpr uint64_t kHolds = 1;
     static constexpr uint64_t kMixer = 0x9e3779b97f4a7c15ull;  // 2^64 / golden ratio
-    static constexpr int kHashShift = 20;  // the product's high bits are the best mixed
     // Keys are whole: a tag is the key moved up past the result bit, and
     // never 0 (a key has its threshold or sector bits set).
     static uint64_t tag_of(uint64_t key) { return key << 1; }
     std::atomic<uint64_t>& slot(uint64_t key, int probe) const {
-        return slots_[(((key * kMixer) >> kHashShift) + probe) & mask_];
+        // The product's top bits depend on all of the key's.
+        return slots_[(((key * kMixer) >> shift_) + probe) & mask_];
     }
 
+    int shift_;
     uint64_t mask_;
     mutable std::vector<std::atomic<uint64_t>> slots_;
 };
@@ -211,13 +215,14 @@ class PlacementSearch {
         return holds;
     }
 
-    void stop_with(const std::string& error) {
+    // Stops the search for an exception, to be rethrown once it has ended.
+    void stop_with(std::exception_ptr error) {
         std::lock_guard lock(mutex_);
-        if (error_.empty()) error_ = error;
+        if (!error_) error_ = std::move(error);
         stopped_ = true;
     }
     bool stopped() const { return stopped_; }
-    const std::string& error() const { return error_; }
+    std::exception_ptr error() const { return error_; }
 
     void fill(ProofReport& r) const {
         r.nodes = std::min(nodes_.load(), max_nodes_ > 0 ? max_nodes_ : ~uint64_t{0});
@@ -248,6 +253,10 @@ class PlacementSearch {
         std::vector<std::pair<Position, std::optional<int>>> doubtful;
         for (const Turn& turn : turns) {
             const Position child = apply_turn(variant_, p, turn);
+            if (!in_placement(child)) {  // a leaf: its value is exact
+                if (leaf(child) <= bound) return true;
+                continue;
+            }
             const std::optional<int> rated = rating(child);
             if (rated && *rated > bound) {
                 doubtful.emplace_back(child, rated);
@@ -265,8 +274,8 @@ class PlacementSearch {
                     if (!found.load(std::memory_order_relaxed) &&
                         !at_least(child, bound + 1, rated))
                         found = true;
-                } catch (const std::exception& e) {
-                    stop_with(e.what());
+                } catch (...) {
+                    stop_with(std::current_exception());
                 }
             }
 #pragma omp taskwait
@@ -281,11 +290,10 @@ class PlacementSearch {
         return stones_to_place_ - p.in_hand[white] - p.in_hand[black];
     }
 
-    // The database's score of a position reached by a turn: exact for the
-    // moving phase (a leaf), a hint for placement (nothing when the sector
-    // file is missing: placement sectors are optional for the proof).
+    // The database's score of a placement position reached by a turn, a
+    // hint (nothing when the sector file is missing: placement sectors are
+    // optional for the proof).
     std::optional<int> rating(const Position& p) {
-        if (!in_placement(p)) return leaf(p);
         if (p.total(p.side) < 3) return -1;
         return values_.score_at(values_.place(p));
     }
@@ -327,7 +335,7 @@ class PlacementSearch {
     std::atomic<uint64_t> nodes_{0}, leaf_probes_{0}, checked_{0}, disagreements_{0};
     std::mutex mutex_;
     std::vector<std::string> examples_;
-    std::string error_;
+    std::exception_ptr error_;
 };
 
 // Room for every placement position under both thresholds, within bounds:
@@ -361,10 +369,10 @@ ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes) {
         value = search.at_least(start, 1, std::nullopt)   ? 1
                 : search.at_least(start, 0, std::nullopt) ? 0
                                                           : -1;
-    } catch (const std::exception& e) {
-        search.stop_with(e.what());
+    } catch (...) {
+        search.stop_with(std::current_exception());
     }
-    if (!search.error().empty()) throw DatabaseError(search.error());
+    if (search.error()) std::rethrow_exception(search.error());
     ProofReport report;
     search.fill(report);
     report.complete = !search.stopped();

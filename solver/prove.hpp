@@ -5,7 +5,7 @@
 //
 // The sectors it reaches are read whole, as two bits a position (win, draw or
 // loss), and the search runs on OpenMP's threads: nine's proof takes about
-// 8.4 GB and two and a half minutes on two cores.
+// 8.4 GB and under three minutes on two cores.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,7 @@ namespace morris {
 
 struct ProofReport {
     bool complete = true;       // false: stopped at the node limit, no value proved
-    Value value = Value::draw;  // of the start, for the side to move
+    Value value = Value::draw;  // of the start, for the side to move (when complete)
     uint64_t nodes = 0;         // placement positions searched
     uint64_t leaf_probes = 0;   // moving-phase positions looked up
     uint64_t checked = 0;       // placement positions compared with the database

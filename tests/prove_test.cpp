@@ -88,7 +88,6 @@ TEST(Prove, WrongPlacementValuesAreReportedAndDoNotChangeTheProvedValue) {
     TempDir dir("prove-wrong");
     solve_into(v, dir.path());
     const Value truth = solved_start(v, dir.path());
-    const uint64_t honest_nodes = prove(Database(dir.path(), v), false).nodes;
     for (const fs::path& f : placement_files(dir.path())) invert_values(f);
 
     const ProofReport r = prove(Database(dir.path(), v), false);
@@ -96,7 +95,6 @@ TEST(Prove, WrongPlacementValuesAreReportedAndDoNotChangeTheProvedValue) {
     EXPECT_EQ(r.value, truth);
     EXPECT_GT(r.disagreements, 0u);
     EXPECT_FALSE(r.examples.empty());
-    EXPECT_GT(r.nodes, honest_nodes) << "misleading hints should cost work";
 }
 
 TEST(Prove, WithoutPlacementSectorsTheValueIsStillProved) {
@@ -134,6 +132,9 @@ TEST(Prove, ANodeLimitStopsTheSearchWithoutAValue) {
     const ProofReport r = prove(Database(dir.path(), v), false, 100);
     EXPECT_FALSE(r.complete);
     EXPECT_EQ(r.nodes, 100u);
+    // Nothing the stopped search left unfinished was checked as if proved.
+    EXPECT_LE(r.checked, 100u);
+    EXPECT_EQ(r.disagreements, 0u);
 }
 
 }  // namespace
