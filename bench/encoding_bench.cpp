@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <sstream>
 #include <string>
@@ -151,5 +152,30 @@ BENCHMARK(BM_Compression)
     ->ArgsProduct({{1, 2, 3, 4, 6, 9}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
+
+// What loading a solved sector for the solver costs: every block read,
+// decompressed and put in place, on all threads. Bytes processed count the
+// decompressed entries.
+void BM_ReadSector(benchmark::State& state) {
+    const char* list = std::getenv("MORRIS_BENCH_SECTORS");
+    if (!list) {
+        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+        return;
+    }
+    std::stringstream paths(list);
+    std::string path;
+    std::getline(paths, path, ',');
+    const auto file = SectorFile::open_any(path);
+    uint64_t processed = 0;
+    for (auto _ : state) {
+        // Fresh memory each time, as the solver has: first touches included.
+        std::unique_ptr<Entry[]> entries(new Entry[file->info().entries]);
+        file->read_all(std::span<Entry>(entries.get(), file->info().entries));
+        benchmark::DoNotOptimize(entries.get());
+        processed += file->info().entries * sizeof(Entry);
+    }
+    state.SetBytesProcessed(static_cast<int64_t>(processed));
+}
+BENCHMARK(BM_ReadSector)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

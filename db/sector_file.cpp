@@ -92,6 +92,17 @@ struct FreeContext {
 };
 using CompressionContext = std::unique_ptr<ZSTD_CCtx, FreeContext>;
 
+struct FreeDecompressionContext {
+    void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
+};
+using DecompressionContext = std::unique_ptr<ZSTD_DCtx, FreeDecompressionContext>;
+
+DecompressionContext decompression_context() {
+    DecompressionContext context(ZSTD_createDCtx());
+    if (!context) throw DatabaseError("zstd: cannot create a decompression context");
+    return context;
+}
+
 CompressionContext compression_context() {
     CompressionContext context(ZSTD_createCCtx());
     if (!context) throw DatabaseError("zstd: cannot create a compression context");
@@ -319,11 +330,15 @@ void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
     const uint64_t first = uint64_t{block} * info_.block_entries;
     const size_t count =
         static_cast<size_t>(std::min<uint64_t>(info_.block_entries, info_.entries - first));
-    std::vector<unsigned char> compressed(block_offsets_[block + 1] - block_offsets_[block]);
+    // Kept per thread: a decompression context takes longer to set up than a
+    // block to decompress, and fresh buffers would be zeroed for nothing.
+    thread_local const DecompressionContext context = decompression_context();
+    thread_local std::vector<unsigned char> compressed, planes;
+    compressed.resize(block_offsets_[block + 1] - block_offsets_[block]);
     read_exact(fd_, compressed.data(), compressed.size(), block_offsets_[block], path_);
-    std::vector<unsigned char> planes(count * 2);
-    size_t size =
-        ZSTD_decompress(planes.data(), planes.size(), compressed.data(), compressed.size());
+    planes.resize(count * 2);
+    size_t size = ZSTD_decompressDCtx(context.get(), planes.data(), planes.size(),
+                                      compressed.data(), compressed.size());
     if (ZSTD_isError(size) || size != planes.size())
         fail(path_, "block " + std::to_string(block) + " is corrupt (" +
                         (ZSTD_isError(size) ? ZSTD_getErrorName(size) : "wrong size") + ")");

@@ -10,14 +10,25 @@
 #include <memory>
 #include <new>
 #include <span>
+#include <type_traits>
 
 namespace morris {
+
+// For arrays that are written whole before they are read: filling them first
+// would touch every page on one thread, where the writers touch them in
+// parallel.
+struct Uninitialized {};
+inline constexpr Uninitialized kUninitialized;
 
 template <typename T>
 class HugeArray {
   public:
     HugeArray() = default;
-    explicit HugeArray(size_t size, T fill = T{}) : size_(size) {
+    explicit HugeArray(size_t size, T fill = T{}) : HugeArray(size, kUninitialized) {
+        std::uninitialized_fill_n(data_.get(), size, fill);
+    }
+    HugeArray(size_t size, Uninitialized) : size_(size) {
+        static_assert(std::is_trivially_copyable_v<T>);
         constexpr size_t kHugePage = size_t{2} << 20;
         const size_t bytes = (size * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
         if (bytes == 0) return;
@@ -25,7 +36,6 @@ class HugeArray {
         if (!memory) throw std::bad_alloc();
         madvise(memory, bytes, MADV_HUGEPAGE);  // advice only: fine if refused
         data_.reset(static_cast<T*>(memory));
-        std::uninitialized_fill_n(data_.get(), size, fill);
     }
 
     T& operator[](size_t i) { return data_[i]; }

@@ -49,8 +49,8 @@ class SolvedSectors {
             sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
         if (file->info().entries != index.size())
             throw DatabaseError(to_string(key) + ": entry count does not match the index");
-        HugeArray<Entry> entries(index.size());
-        file->read_all(entries);
+        HugeArray<Entry> entries(index.size(), kUninitialized);
+        file->read_all(entries);  // every entry, in parallel
         tables_.push_back({key, &index, std::move(entries)});
     }
     void keep_only(const std::vector<SectorKey>& keys) {
@@ -171,7 +171,7 @@ class UnitSolver {
     uint64_t size() const { return size_; }
 
     void run() {
-        state_ = HugeArray<uint16_t>(size_);
+        state_ = HugeArray<uint16_t>(size_, kUninitialized);  // the first pass sets every state
         if (only_placements_) {
             first_pass();  // settles every position: all turns leave the unit
             return;
