@@ -7,7 +7,8 @@
 #
 # Resumable: a killed run restarts where it stopped (finished sectors are
 # skipped, a half-written one was never renamed into place). MEMORY_LIMIT
-# defaults to 80% of RAM; a sector needing more is refused before it starts.
+# defaults to 80% of RAM; a sector (or the proof, which takes about 8.6 GB)
+# needing more is refused before it starts.
 # Each sector's positions, seconds, peak memory and bytes on disk are logged
 # to standard output and to DIR/solve.log.
 set -euo pipefail
@@ -24,4 +25,4 @@ build/bin/morris solve "${args[@]}" | tee -a "$dir/solve.log"
 build/bin/morris info --variant nine --db "$dir" | tail -2 | tee -a "$dir/solve.log"
 build/bin/morris query --variant nine --db "$dir" --moves "" | tee -a "$dir/solve.log"
 # Last, as it is long: the independent alpha-beta proof of the start's value.
-build/bin/morris prove --variant nine --db "$dir" | tee -a "$dir/solve.log"
+build/bin/morris prove "${args[@]}" | tee -a "$dir/solve.log"

@@ -14,6 +14,7 @@
 #include "solver/progress.hpp"
 #include "solver/rules.hpp"
 #include "solver/sector_graph.hpp"
+#include "solver/solve.hpp"
 
 namespace morris {
 namespace {
@@ -338,29 +339,48 @@ class PlacementSearch {
     std::exception_ptr error_;
 };
 
+constexpr uint64_t kFewestSlots = uint64_t{1} << 16, kMostSlots = uint64_t{1} << 28;
+
 // Room for every placement position under both thresholds, within bounds:
-// the table is 8 bytes a slot, and a proof of nine meets a few hundred
-// million positions.
+// a proof of nine meets a few hundred million positions.
 uint64_t proof_table_capacity(const Variant& v) {
-    constexpr uint64_t kFewest = uint64_t{1} << 16, kMost = uint64_t{1} << 28;
     uint64_t placement = 0;
     for (const SectorKey& k : sector_graph(v).sectors)
         if (k.mover_in_hand + k.opponent_in_hand > 0)
             placement += sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
-    return std::clamp(2 * placement, kFewest, kMost);
+    return std::clamp(2 * placement, kFewestSlots, kMostSlots);
+}
+
+// Every sector's values at two bits a position: the most the search reads.
+uint64_t value_bytes(const Variant& v) {
+    uint64_t bytes = 0;
+    for (const SectorKey& k : sector_graph(v).sectors)
+        bytes += (sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size() + 31) / 32 *
+                 sizeof(uint64_t);
+    return bytes;
 }
 
 }  // namespace
 
-ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes) {
+ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes,
+                  uint64_t memory_limit) {
     const Variant& v = db.variant();
     if (v.rules.placement != Placement::place_only)
         throw std::runtime_error(
             "prove needs a place-only variant: under place-or-move the "
             "placement phase has cycles that alpha-beta cannot settle");
+    const uint64_t limit = memory_limit ? memory_limit : default_memory_limit();
+    const uint64_t values_need = value_bytes(v);
+    constexpr uint64_t kSlotBytes = sizeof(uint64_t);
+    uint64_t capacity = proof_table_capacity(v);
+    while (capacity > kFewestSlots && values_need + capacity * kSlotBytes > limit) capacity /= 2;
+    if (values_need + capacity * kSlotBytes > limit)
+        throw std::runtime_error(fmt::format(
+            "prove for {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB", v.name,
+            (values_need + capacity * kSlotBytes) / double(1 << 20), limit / double(1 << 20)));
     SectorValues values(v, db.directory());
     Progress progress(v.name + " prove: placement positions", 0, progress_line);
-    PlacementSearch search(v, values, proof_table_capacity(v), progress, max_nodes);
+    PlacementSearch search(v, values, capacity, progress, max_nodes);
     const Position start = start_position(v);
     int value = 0;
 #pragma omp parallel default(none) shared(search, start, value)

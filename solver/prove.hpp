@@ -29,7 +29,11 @@ struct ProofReport {
 // Throws std::runtime_error for variants whose placement phase has cycles
 // (place-or-move) and DatabaseError for a missing moving-phase sector.
 // With max_nodes > 0 the search stops after that many placement positions
-// (the report then says so, with what it checked so far).
-ProofReport prove(const Database& database, bool progress, uint64_t max_nodes = 0);
+// (the report then says so, with what it checked so far). The values it may
+// read and its table must fit in memory_limit bytes (0: 80% of the
+// machine's memory): the table shrinks to fit, and a proof whose values
+// alone would not fit is refused with std::runtime_error before it starts.
+ProofReport prove(const Database& database, bool progress, uint64_t max_nodes = 0,
+                  uint64_t memory_limit = 0);
 
 }  // namespace morris

@@ -659,14 +659,14 @@ uint64_t peak_memory_bytes() {
     return static_cast<uint64_t>(usage.ru_maxrss) * kBytesPerKilobyte;
 }
 
+}  // namespace
+
 uint64_t default_memory_limit() {
     constexpr uint64_t kPercent = 80;
     const auto pages = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES));
     const auto page_size = static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
     return pages * page_size / 100 * kPercent;
 }
-
-}  // namespace
 
 uint64_t unit_memory(const Variant& v, const SectorGraph& graph,
                      const std::vector<SectorKey>& unit) {

@@ -46,6 +46,9 @@ uint64_t unit_memory(const Variant& variant, const SectorGraph& graph,
 // returns a report per sector. Throws DatabaseError or std::runtime_error.
 std::vector<SectorReport> solve(const Variant& variant, const SolveOptions& options);
 
+// 80% of the machine's memory: what memory limits default to.
+uint64_t default_memory_limit();
+
 // Re-derives every stored value of the listed sectors (all when empty) from
 // its successors' stored values; returns the number of inconsistent entries.
 uint64_t verify(const Variant& variant, const std::filesystem::path& directory,

@@ -43,6 +43,11 @@ fi
 grep -q "stopped after 1000 placement positions" "$work/prove.txt" || fail "$(cat "$work/prove.txt")"
 grep -q "start is a draw" <(
     "$morris" prove --variant six --db "$work/six" 2>/dev/null) || fail "prove six is not a draw"
+# A memory limit the proof cannot keep refuses it with one error line.
+if "$morris" prove --variant six --db "$work/six" --memory-limit 1K 2> "$work/prove.err" >/dev/null; then
+    fail "prove within 1 KiB succeeded"
+fi
+grep -q "^morris: error: .*memory limit" "$work/prove.err" || fail "$(cat "$work/prove.err")"
 
 # The solve report counts every position the solve logged, in whole units.
 report=$("$(dirname "$0")/../scripts/solve-report.sh" "$work/seven.log")

@@ -2,7 +2,8 @@
 // moving-phase sectors agrees with the solved start and with every placement
 // position it visits; wrong or missing placement values (only hints for the
 // order of the search) change the work but never the proved value; a missing
-// moving-phase sector is an error; a node limit stops it without a value.
+// moving-phase sector is an error; a node limit stops it without a value,
+// and a memory limit too small for it refuses it before it starts.
 #include "solver/prove.hpp"
 
 #include <gtest/gtest.h>
@@ -123,6 +124,25 @@ TEST(Prove, AMissingMovingPhaseSectorIsAnErrorNamingIt) {
         EXPECT_NE(std::string(e.what()).find(gone.filename().string()), std::string::npos)
             << e.what();
     }
+}
+
+TEST(Prove, AMemoryLimitBelowTheValuesIsRefusedBeforeTheSearch) {
+    const Variant v = find_variant("five");
+    TempDir dir("prove-memory");
+    solve_into(v, dir.path());
+    constexpr uint64_t kKibibyte = 1024;
+    try {
+        prove(Database(dir.path(), v), false, 0, kKibibyte);
+        FAIL() << "prove ran within 1 KiB";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("memory limit"), std::string::npos) << e.what();
+    }
+    // Room for the values and a smallest table: the table shrinks, the proof holds.
+    constexpr uint64_t kTight = uint64_t{4} << 20;
+    const ProofReport r = prove(Database(dir.path(), v), false, 0, kTight);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.value, solved_start(v, dir.path()));
+    EXPECT_EQ(r.disagreements, 0u);
 }
 
 TEST(Prove, ANodeLimitStopsTheSearchWithoutAValue) {

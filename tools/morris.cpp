@@ -297,12 +297,14 @@ int run_info(const VariantOptions& options, const std::string& directory, bool j
     return 0;
 }
 
-int run_prove(const VariantOptions& options, const std::string& directory, uint64_t max_nodes) {
+int run_prove(const VariantOptions& options, const std::string& directory, uint64_t max_nodes,
+              const std::string& memory_limit) {
     Variant v = options.resolve();
     if (!std::filesystem::is_directory(directory))
         throw std::runtime_error(directory + ": no such database directory");
     Database db(directory, v);
-    ProofReport r = prove(db, true, max_nodes);
+    ProofReport r =
+        prove(db, true, max_nodes, memory_limit.empty() ? 0 : parse_bytes(memory_limit));
     if (r.complete)
         fmt::print(
             "{}: the start is a {} for the first player (alpha-beta over {} placement positions, "
@@ -393,6 +395,9 @@ int main(int argc, char** argv) {
     uint64_t prove_max_nodes = 0;
     prove_command->add_option("--max-nodes", prove_max_nodes,
                               "Stop after this many placement positions (0: no limit)");
+    std::string prove_memory;
+    prove_command->add_option("--memory-limit", prove_memory,
+                              "Refuse to start if it needs more (e.g. 20G); default 80% of RAM");
 
     try {
         app.parse(argc, argv);
@@ -410,7 +415,8 @@ int main(int argc, char** argv) {
             return run_query(query_variant, query_directory, query_json, query_position);
         }
         if (*info_command) return run_info(info_variant, info_directory, info_json);
-        if (*prove_command) return run_prove(prove_variant, prove_directory, prove_max_nodes);
+        if (*prove_command)
+            return run_prove(prove_variant, prove_directory, prove_max_nodes, prove_memory);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
