@@ -41,6 +41,8 @@ struct SectorFileInfo {
     uint64_t wins = 0, draws = 0, losses = 0;
     int longest_win = -1, longest_loss = -1;  // -1 when there is none
     uint64_t file_bytes = 0;
+
+    bool operator==(const SectorFileInfo&) const = default;
 };
 
 inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;

@@ -30,10 +30,13 @@ bool in_placement(const Position& p) { return p.in_hand[white] > 0 || p.in_hand[
 // positions all over the placement phase; a block cache would decompress a
 // block for most of them, where the whole of nine's values take 6.7 GB.
 class SectorValues {
+    struct Slot;
+
   public:
-    SectorValues(const Variant& v, std::filesystem::path directory)
+    SectorValues(const Variant& v, const std::vector<SectorKey>& sectors,
+                 std::filesystem::path directory)
         : variant_(v), directory_(std::move(directory)), slots_(kSlots) {
-        for (const SectorKey& k : sector_graph(v).sectors) {
+        for (const SectorKey& k : sectors) {
             auto slot = std::make_unique<Slot>();
             slot->key = k;
             slot->index = &sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
@@ -44,20 +47,20 @@ class SectorValues {
 
     // Where a position (whose side to move has at least three stones) is.
     struct Place {
-        const void* sector;
-        uint16_t sector_number;  // never 0: every sector has a stone somewhere
+        Slot* sector;
         uint64_t index;
-        // Unique to the position's symmetry class, below 2^56.
-        uint64_t key() const { return index << 16 | sector_number; }
+        // Unique to the position's symmetry class, below 2^56; never 0, as
+        // every sector has a stone somewhere.
+        uint64_t key() const { return index << 16 | sector->number; }
     };
     Place place(const Position& p) const {
-        const Slot& s = slot(sector_of(p));
-        return {&s, s.number, s.index->index(stones_of(p))};
+        Slot& s = slot(sector_of(p));
+        return {&s, s.index->index(stones_of(p))};
     }
 
     // The position's score, or nothing when its sector file is missing.
-    std::optional<int> score_at(const Place& place) {
-        Slot& s = *static_cast<Slot*>(const_cast<void*>(place.sector));
+    std::optional<int> score_at(const Place& place) const {
+        Slot& s = *place.sector;
         std::call_once(s.loaded, [&] { load(s); });
         if (s.values.size() == 0) return std::nullopt;
         const uint64_t word = s.values[place.index / kPerWord];
@@ -79,8 +82,8 @@ class SectorValues {
     struct Slot {
         SectorKey key;
         const SectorIndex* index = nullptr;
+        uint16_t number;  // in slots_
         std::once_flag loaded;
-        uint16_t number;               // in slots_
         std::vector<uint64_t> values;  // empty when the file is missing
     };
 
@@ -89,8 +92,8 @@ class SectorValues {
                size_t{k.opponent_on_board} << 2 * kNibble | size_t{k.mover_in_hand} << kNibble |
                k.opponent_in_hand;
     }
-    const Slot& slot(const SectorKey& k) const {
-        const Slot* s = slots_[slot_number(k)].get();
+    Slot& slot(const SectorKey& k) const {
+        Slot* s = slots_[slot_number(k)].get();
         if (!s) throw std::logic_error("position in no sector of " + variant_.name);
         return *s;
     }
@@ -184,7 +187,7 @@ class ProofTable {
 // parallel near the root.
 class PlacementSearch {
   public:
-    PlacementSearch(const Variant& v, SectorValues& values, uint64_t table_capacity,
+    PlacementSearch(const Variant& v, const SectorValues& values, uint64_t table_capacity,
                     Progress& progress, uint64_t max_nodes)
         : variant_(v),
           values_(values),
@@ -327,7 +330,7 @@ class PlacementSearch {
     }
 
     const Variant& variant_;
-    SectorValues& values_;
+    const SectorValues& values_;
     ProofTable table_;
     Progress& progress_;
     uint64_t max_nodes_;
@@ -343,18 +346,18 @@ constexpr uint64_t kFewestSlots = uint64_t{1} << 16, kMostSlots = uint64_t{1} <<
 
 // Room for every placement position under both thresholds, within bounds:
 // a proof of nine meets a few hundred million positions.
-uint64_t proof_table_capacity(const Variant& v) {
+uint64_t proof_table_capacity(const Variant& v, const std::vector<SectorKey>& sectors) {
     uint64_t placement = 0;
-    for (const SectorKey& k : sector_graph(v).sectors)
+    for (const SectorKey& k : sectors)
         if (k.mover_in_hand + k.opponent_in_hand > 0)
             placement += sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
     return std::clamp(2 * placement, kFewestSlots, kMostSlots);
 }
 
 // Every sector's values at two bits a position: the most the search reads.
-uint64_t value_bytes(const Variant& v) {
+uint64_t value_bytes(const Variant& v, const std::vector<SectorKey>& sectors) {
     uint64_t bytes = 0;
-    for (const SectorKey& k : sector_graph(v).sectors)
+    for (const SectorKey& k : sectors)
         bytes += (sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size() + 31) / 32 *
                  sizeof(uint64_t);
     return bytes;
@@ -370,15 +373,16 @@ ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes,
             "prove needs a place-only variant: under place-or-move the "
             "placement phase has cycles that alpha-beta cannot settle");
     const uint64_t limit = memory_limit ? memory_limit : default_memory_limit();
-    const uint64_t values_need = value_bytes(v);
+    const std::vector<SectorKey> sectors = sector_graph(v).sectors;
+    const uint64_t values_need = value_bytes(v, sectors);
     constexpr uint64_t kSlotBytes = sizeof(uint64_t);
-    uint64_t capacity = proof_table_capacity(v);
+    uint64_t capacity = proof_table_capacity(v, sectors);
     while (capacity > kFewestSlots && values_need + capacity * kSlotBytes > limit) capacity /= 2;
     if (values_need + capacity * kSlotBytes > limit)
         throw std::runtime_error(fmt::format(
             "prove for {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB", v.name,
             (values_need + capacity * kSlotBytes) / double(1 << 20), limit / double(1 << 20)));
-    SectorValues values(v, db.directory());
+    SectorValues values(v, sectors, db.directory());
     Progress progress(v.name + " prove: placement positions", 0, progress_line);
     PlacementSearch search(v, values, capacity, progress, max_nodes);
     const Position start = start_position(v);
