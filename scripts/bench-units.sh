@@ -7,6 +7,7 @@
 #
 #   scripts/bench-units.sh DB [THREADS] UNIT...
 #   scripts/bench-units.sh db-nine 2 8-8 7-8 3-8
+#   SOLVE_FLAGS="--propagation push" scripts/bench-units.sh db-nine 2 3-8
 #
 # A moving-phase unit is named by one of its sectors' board counts (7-8 means
 # 7-8-0-0 with 8-7-0-0), a placement sector by its key (7-7-1-1); the variant
@@ -41,7 +42,7 @@ for unit in "$@"; do
         rm "$scratch/${variant}_$s.mdb"
     done
     "$morris" solve --variant "$variant" --db "$scratch" --sectors "${sectors[0]}" \
-        --threads "$threads" --no-progress >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; exit 1; }
+        --threads "$threads" --no-progress ${SOLVE_FLAGS:-} >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; exit 1; }
     positions=0
     for s in "${sectors[@]}"; do
         positions=$((positions + $(awk -v s="$s" '$1 == s {print $2}' "$scratch/log")))

@@ -38,6 +38,12 @@ struct QuietTurns {
 template <typename Visit>
 QuietTurns for_each_loud_turn(const Variant& variant, const Position& position, Visit&& visit);
 
+// Calls visit(from, to) for each move that removes nothing: it closes no
+// mill, or nothing of the opponent is removable. These are the turns that
+// keep every count, so they stay inside a solver's unit.
+template <typename Visit>
+void for_each_quiet_move(const Variant& variant, const Position& position, Visit&& visit);
+
 Status status(const Variant& variant, const Position& position);
 
 // The position after a turn; the turn must be legal. Built whole from
@@ -254,6 +260,28 @@ QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit
         }
     }
     return quiet;
+}
+
+template <typename Visit>
+void for_each_quiet_move(const Variant& v, const Position& p, Visit&& visit) {
+    using namespace turn_generation;
+    if (p.total(p.side) < 3 || !may_move(v, p)) return;  // lost, or only placements
+    const Board& board = *v.board;
+    const Bitboard own = p.stones[p.side];
+    // Points where a mill could close: only moves there need a closer look.
+    Bitboard closing = 0;
+    if (removable(v, p.stones[p.other()]))
+        for (Bitboard mill : board.mills)
+            if (std::popcount(mill & own) == 2) closing |= mill & ~p.occupied();
+    for (Bitboard from = own; from; from &= from - 1) {
+        const int f = std::countr_zero(from);
+        for (Bitboard to = destinations(v, p, f); to; to &= to - 1) {
+            const int t = std::countr_zero(to);
+            if (closing >> t & 1 && mills_closed(board, (own & ~(1u << f)) | 1u << t, t) > 0)
+                continue;
+            visit(f, t);
+        }
+    }
 }
 
 // Parses a position, or a list of turns from the start (each checked for

@@ -33,6 +33,7 @@ constexpr uint32_t kClassesPerChunk = 4;
 constexpr uint64_t kParallelWork = 1 << 14;
 // Decided positions whose predecessors are gathered, prefetched and updated together.
 constexpr size_t kRetreatGroup = 32;
+constexpr size_t kCacheLine = 64;  // bytes
 
 // Solved sectors held in memory, for looking up successors' values. A unit
 // has a handful of them: a flat list searched linearly beats a map here.
@@ -128,6 +129,9 @@ struct UnitSector {
     const SectorIndex* index;
     Colour side;
     uint64_t offset;  // of its first position in the unit's arrays
+    // The unit's sector (its number) of the positions one quiet move away,
+    // before or after, which have the colours swapped; -1 if none.
+    int swapped = -1;
 };
 
 // Positions (by their place in the unit, which has fewer than 2^32) decided
@@ -151,8 +155,12 @@ void merge(Layers& into, Layers& from) {
 class UnitSolver {
   public:
     UnitSolver(const Variant& v, const std::vector<SectorKey>& keys, const SolvedSectors& solved,
-               bool progress)
-        : variant_(v), classes_(symmetry_classes(*v.board)), solved_(solved), progress_(progress) {
+               const SolveOptions& options)
+        : variant_(v),
+          classes_(symmetry_classes(*v.board)),
+          solved_(solved),
+          progress_(options.progress),
+          propagation_(options.propagation) {
         uint64_t offset = 0;
         for (const SectorKey& k : keys) {
             const SectorIndex& index =
@@ -160,6 +168,13 @@ class UnitSolver {
             sectors_.push_back({k, &index, side_to_move(v, k), offset});
             offset += index.size();
         }
+        for (UnitSector& s : sectors_) {
+            const SectorKey& k = s.key;
+            s.swapped = sector_of_unit(
+                {k.opponent_on_board, k.mover_on_board, k.opponent_in_hand, k.mover_in_hand});
+        }
+        internal_turns_.assign(sectors_.size(), 0);
+        undecided_.assign(sectors_.size(), 0);
         size_ = offset;
         only_placements_ = v.rules.placement == Placement::place_only &&
                            std::all_of(keys.begin(), keys.end(),
@@ -281,6 +296,7 @@ class UnitSolver {
         Summary summary[kSize];
         std::vector<Lookup> lookups;
         Layers decided, candidates;
+        uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
         TableCache tables;
         ClassCache classes;
     };
@@ -289,7 +305,8 @@ class UnitSolver {
     // turns into solved sectors decide.
     void first_pass() {
         Progress progress(label("first pass"), size_, progress_);
-        for (const UnitSector& sector : sectors_) {
+        for (size_t s = 0; s < sectors_.size(); ++s) {
+            const UnitSector& sector = sectors_[s];
             const uint32_t classes = sector.index->opponent_class_count();
             const int chunks =
                 static_cast<int>((classes + kClassesPerChunk - 1) / kClassesPerChunk);
@@ -319,6 +336,8 @@ class UnitSolver {
                 {
                     merge(decided_, batch.decided);
                     merge(candidates_, batch.candidates);
+                    internal_turns_[s] += batch.internal_turns;
+                    undecided_[s] += batch.undecided;
                 }
             }
         }
@@ -408,6 +427,7 @@ class UnitSolver {
                 append(batch.decided, 0, u);
             } else {
                 state_[u] = state::kCannotLose;  // a draw by the full-board rule
+                ++batch.undecided;
             }
             return;
         }
@@ -421,9 +441,12 @@ class UnitSolver {
         // Read before writing: after the first position most find it set.
         if (s.internal > 0 && !has_internal_turns_.load(std::memory_order_relaxed))
             has_internal_turns_.store(true, std::memory_order_relaxed);
+        batch.internal_turns += s.internal;
+        ++batch.undecided;      // unless it is decided below
         if (s.best_win == 1) {  // no win is shorter: settled now
             state_[u] = state::decided(1);
             append(batch.decided, 1, u);
+            --batch.undecided;
         } else if (s.best_win > 0) {
             state_[u] = state::kCannotLose;
             append(batch.candidates, s.best_win, u);
@@ -432,6 +455,7 @@ class UnitSolver {
         } else if (s.internal == 0) {
             state_[u] = state::decided(s.floor);
             append(batch.decided, s.floor, u);
+            --batch.undecided;
         } else if (s.internal <= state::kMaxCounter && s.floor <= state::kMaxFloor) {
             state_[u] = state::undecided(s.internal, s.floor);
         } else {
@@ -445,11 +469,13 @@ class UnitSolver {
     void propagate() {
         Progress progress(label("propagation"), 0, progress_);
         for (size_t d = 0; d < std::max(decided_.size(), candidates_.size()); ++d) {
+            const int distance = static_cast<int>(d);
             if (d < candidates_.size()) {
                 for (UnitPosition u : candidates_[d]) {
                     if (!state::is_decided(state_[u])) {
-                        state_[u] = state::decided(static_cast<int>(d));
-                        append(decided_, static_cast<int>(d), u);
+                        state_[u] = state::decided(distance);
+                        append(decided_, distance, u);
+                        --undecided_[&sector_holding(u) - sectors_.data()];
                     }
                 }
                 candidates_[d] = {};
@@ -460,30 +486,198 @@ class UnitSolver {
             if (d >= decided_.size() || !has_internal_turns_) continue;
             std::vector<UnitPosition> layer = std::move(decided_[d]);
             decided_[d] = {};
-            order_by_opponent_class(layer);
-            const int64_t groups =
-                static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
-#pragma omp parallel if (layer.size() >= kParallelWork)
-            {
-                Layers local;
-                std::vector<Hit> hits;
-                int q_fixers[kRetreatGroup];
-#pragma omp for schedule(dynamic, 4)
-                for (int64_t g = 0; g < groups; ++g) {
-                    const size_t first = static_cast<size_t>(g) * kRetreatGroup;
-                    const size_t count = std::min(kRetreatGroup, layer.size() - first);
-                    hits.clear();
-                    for (size_t q = 0; q < count; ++q)
-                        q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
-                                                           static_cast<uint32_t>(q), hits);
-                    group_repeats(hits, q_fixers);
-                    retreat(hits, q_fixers, static_cast<int>(d), local);
-                    progress.advance(count);
-                }
-#pragma omp critical
-                merge(decided_, local);
+            // A sector's predecessors are all in one sector, its colours
+            // swapped: each sector's share of the layer goes there by the
+            // cheaper way.
+            for (size_t s = 0; s < sectors_.size(); ++s) {
+                const int into = sectors_[s].swapped;
+                std::vector<UnitPosition> share = take_sector(layer, s);
+                if (share.empty() || into < 0) continue;
+                if (pull_is_cheaper(share.size(), into))
+                    pull(distance, into);
+                else
+                    push(share, distance, into);
+                progress.advance(share.size());
             }
         }
+    }
+
+    // The positions of sector s in a layer; the layer keeps the others.
+    std::vector<UnitPosition> take_sector(std::vector<UnitPosition>& layer, size_t s) const {
+        if (sectors_.size() == 1) return std::move(layer);
+        const uint64_t first = sectors_[s].offset, last = first + sectors_[s].index->size();
+        const auto others = std::partition(layer.begin(), layer.end(),
+                                           [&](UnitPosition u) { return u < first || u >= last; });
+        std::vector<UnitPosition> share(others, layer.end());
+        layer.erase(others, layer.end());
+        return share;
+    }
+
+    // Whether reading the turns of sector `into`'s undecided positions costs
+    // less than the un-turns of `decided` positions of the sector they lead
+    // to. The turns between the two sectors were counted in the first pass.
+    // Costs are nanoseconds of one core, fitted to nine's units 3-8 and 4-9
+    // solved with --propagation push and pull (scripts/bench-units.sh). An
+    // un-turn costs a class, an index, a cache miss and an atomic update.
+    // Pulling reads every state of the sector in sequence, and for each
+    // undecided position an index per turn, and a cache miss per turn unless
+    // its successors' block (their mover's class, which all share) has fewer
+    // lines than it has turns: then they share lines.
+    bool pull_is_cheaper(size_t decided, int into) const {
+        if (propagation_ != Propagation::automatic) return propagation_ == Propagation::pull;
+        constexpr double kPushPerUnturn = 45, kPullPerPosition = 4;
+        constexpr double kPullPerTurn = 6, kPullPerMiss = 20;
+        const UnitSector& target = sectors_[into];
+        const SectorIndex& next = *sectors_[target.swapped].index;
+        const auto target_size = static_cast<double>(target.index->size());
+        const double turns = static_cast<double>(internal_turns_[into]) / target_size;
+        const double unturns =
+            static_cast<double>(internal_turns_[into]) / static_cast<double>(next.size());
+        const double block_lines = static_cast<double>(
+            binomial[variant_.board->points - next.mover_stones()][next.opponent_stones()] *
+            sizeof(uint16_t) / kCacheLine);
+        const double shared = std::min(1.0, block_lines / std::max(turns, 1.0));
+        const double push = static_cast<double>(decided) * unturns * kPushPerUnturn;
+        const double pull =
+            target_size * kPullPerPosition + static_cast<double>(undecided_[into]) * turns *
+                                                 (kPullPerTurn + kPullPerMiss * shared * shared);
+        return pull < push;
+    }
+
+    // Pushes layer d's positions (of the sector swapped from `into`) to their
+    // predecessors in sector `into` by un-turns.
+    void push(std::vector<UnitPosition>& layer, int d, int into) {
+        order_by_opponent_class(layer);
+        const int64_t groups =
+            static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
+#pragma omp parallel if (layer.size() >= kParallelWork)
+        {
+            Layers local;
+            std::vector<Hit> hits;
+            int q_fixers[kRetreatGroup];
+#pragma omp for schedule(dynamic, 4)
+            for (int64_t g = 0; g < groups; ++g) {
+                const size_t first = static_cast<size_t>(g) * kRetreatGroup;
+                const size_t count = std::min(kRetreatGroup, layer.size() - first);
+                hits.clear();
+                for (size_t q = 0; q < count; ++q)
+                    q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
+                                                       static_cast<uint32_t>(q), hits);
+                group_repeats(hits, q_fixers);
+                retreat(hits, q_fixers, d, local);
+            }
+            conclude_layer(local, into);
+        }
+    }
+
+    // Merges what a thread decided in sector `into` while a layer was processed.
+    void conclude_layer(Layers& local, int into) {
+        uint64_t count = 0;
+        for (const auto& l : local) count += l.size();
+#pragma omp critical
+        {
+            undecided_[into] -= count;
+            merge(decided_, local);
+        }
+    }
+
+    // Undecided positions read again by pull, with the states of their
+    // successors (listed first, loaded together: each is a cache miss).
+    struct Rereads {
+        static constexpr size_t kSize = 32;
+        struct Unread {
+            uint64_t u;
+            uint16_t seen;
+            uint32_t first, last;  // its successors in the list
+        };
+        std::vector<Unread> positions;
+        std::vector<uint64_t> successors;
+    };
+
+    // What layer d says about the undecided positions of sector `into`
+    // (whose quiet moves lead to the layer's sector), found by reading their
+    // turns again. The sector is walked in index order: its states are read
+    // in sequence, and only the undecided cost more.
+    void pull(int d, int into) {
+        const UnitSector& sector = sectors_[into];
+        const SectorIndex& index = *sector.index;
+        const bool lost = d % 2 == 0;  // the layer's positions: a turn to one wins
+        const int chunks =
+            static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
+#pragma omp parallel if (index.size() >= kParallelWork)
+        {
+            Layers local;
+            Rereads rereads;
+#pragma omp for schedule(dynamic, 1)
+            for (int chunk = 0; chunk < chunks; ++chunk) {
+                const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
+                const uint32_t last = std::min(first + kBlocksPerChunk, index.block_count());
+                index.for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
+                    const uint64_t u = sector.offset + i;
+                    const uint16_t seen =
+                        std::atomic_ref<uint16_t>(state_[u]).load(std::memory_order_relaxed);
+                    if (state::is_decided(seen) || (!lost && seen == state::kCannotLose)) return;
+                    gather(rereads, u, seen, stones, sector);
+                    if (rereads.positions.size() == Rereads::kSize) reread(rereads, d, local);
+                });
+                reread(rereads, d, local);
+            }
+            conclude_layer(local, into);
+        }
+    }
+
+    // Lists a position's successors by quiet moves and starts loading their states.
+    void gather(Rereads& rereads, uint64_t u, uint16_t seen, Stones stones,
+                const UnitSector& sector) const {
+        const UnitSector& next = sectors_[sector.swapped];
+        // A quiet move keeps the opponent's stones, the successor's mover:
+        // take their class once and move the mover's image.
+        const SymmetryClasses::Class theirs = classes_.class_of(stones.opponent);
+        const Bitboard mine = classes_.transform(stones.mover, theirs.symmetry);
+        const auto first = static_cast<uint32_t>(rereads.successors.size());
+        for_each_quiet_move(
+            variant_, position_of(sector.key, stones, sector.side), [&](int from, int to) {
+                const Bitboard after = mine ^ classes_.transform_point(from, theirs.symmetry) ^
+                                       classes_.transform_point(to, theirs.symmetry);
+                const uint64_t s = next.offset + next.index->index_transformed(theirs, after);
+                __builtin_prefetch(&state_[s]);
+                rereads.successors.push_back(s);
+            });
+        rereads.positions.push_back(
+            {u, seen, first, static_cast<uint32_t>(rereads.successors.size())});
+    }
+
+    void reread(Rereads& rereads, int d, Layers& decided) {
+        const bool lost = d % 2 == 0;
+        auto successor = [&](uint32_t k) {
+            return std::atomic_ref<uint16_t>(state_[rereads.successors[k]])
+                .load(std::memory_order_relaxed);
+        };
+        for (const Rereads::Unread& p : rereads.positions) {
+            uint16_t next;
+            if (lost) {
+                bool wins = false;
+                for (uint32_t k = p.first; k < p.last && !wins; ++k)
+                    wins = successor(k) == state::decided(d);
+                if (!wins) continue;
+                next = state::decided(d + 1);
+            } else {
+                // Recount the turns not known to lead to the opponent's win:
+                // the counter pushing would have left after this layer.
+                int open = 0;
+                for (uint32_t k = p.first; k < p.last; ++k) {
+                    const uint16_t after = successor(k);
+                    open += !(state::is_decided(after) && state::plies(after) % 2 == 1 &&
+                              state::plies(after) <= d);
+                }
+                next = open == 0 ? state::decided(std::max(d + 1, state::floor(p.seen)))
+                                 : state::undecided(open, state::floor(p.seen));
+            }
+            std::atomic_ref<uint16_t>(state_[p.u]).store(next, std::memory_order_relaxed);
+            if (state::is_decided(next)) append(decided, state::plies(next), p.u);
+        }
+        rereads.positions.clear();
+        rereads.successors.clear();
     }
 
     // Puts a layer in the order of its positions' opponent stones (by
@@ -552,9 +746,7 @@ class UnitSolver {
         const Position q = position_of(sector.key, q_stones, sector.side);
         // Un-moves keep every count: all predecessors are in the sector of
         // q's colours swapped, when it is in the unit (it is, in a valid unit).
-        const SectorKey& k = sector.key;
-        const int s = sector_of_unit(
-            {k.opponent_on_board, k.mover_on_board, k.opponent_in_hand, k.mover_in_hand});
+        const int s = sector.swapped;
         if (s < 0) return 1;
         // A predecessor's mover is q's opponent with one stone moved back:
         // its class comes from the images of q's stones, taken once.
@@ -636,6 +828,7 @@ class UnitSolver {
     const SymmetryClasses& classes_;  // looked up once: the lookup takes a lock
     const SolvedSectors& solved_;
     bool progress_;
+    Propagation propagation_;
     std::vector<UnitSector> sectors_;
     uint64_t size_ = 0;
     HugeArray<uint16_t> state_;
@@ -646,6 +839,9 @@ class UnitSolver {
     std::atomic<bool> has_internal_turns_{false};
     std::atomic<bool> out_of_range_{false};
     Layers decided_, candidates_;
+    // By sector: quiet moves counted in the first pass (those of its
+    // positions, into the swapped sector), and positions not yet decided.
+    std::vector<uint64_t> internal_turns_, undecided_;
 };
 
 bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey& key) {
@@ -733,7 +929,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         solved.keep_only(children);
         for (const SectorKey& c : children) solved.load(c);
 
-        UnitSolver solver(v, unit, solved, options.progress);
+        UnitSolver solver(v, unit, solved, options);
         solver.run();
         const auto entries = solver.finish();
         for (size_t s = 0; s < unit.size(); ++s) {

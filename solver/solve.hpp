@@ -24,6 +24,14 @@ struct SectorReport {
     bool skipped = false;      // already in the directory
 };
 
+// How a layer of decided positions reaches the undecided positions whose
+// turns lead to it. Both give the same values; they differ in cost.
+enum class Propagation {
+    automatic,  // whichever is estimated cheaper, layer by layer
+    push,       // un-turns from each decided position: cheap when few are decided
+    pull,       // the turns of each undecided position, read again: cheap when few are left
+};
+
 struct SolveOptions {
     std::filesystem::path directory;
     int threads = 0;                 // 0: OpenMP's default
@@ -32,6 +40,7 @@ struct SolveOptions {
     // A unit whose estimated memory exceeds this is refused before it starts;
     // 0 means 80% of the machine's memory.
     uint64_t memory_limit = 0;
+    Propagation propagation = Propagation::automatic;  // the same files either way
     // Called as each sector is written or found already written.
     std::function<void(const SectorReport&)> on_sector;
 };

@@ -963,3 +963,34 @@ TEST(Rules, LoudTurnsPlusQuietOnesAreExactlyTheTurns) {
     }
     EXPECT_GT(quiet_placements_seen, 0);
 }
+
+// The solver's pull propagation re-reads exactly the moves its first pass
+// counted as staying in the unit: the legal moves that remove nothing.
+TEST(Rules, QuietMovesAreExactlyTheMovesThatRemoveNothing) {
+    constexpr int kPositionsPerRuleSet = 300;
+    uint32_t seed = 4242;
+    int closing_without_removal_seen = 0;
+    for (std::string_view name : variant_names()) {
+        for (const auto& overrides : kRuleSets) {
+            const Variant v = make_variant(name, overrides);
+            RandomPositions random(v, seed++);
+            std::vector<Turn> turns;
+            for (int i = 0; i < kPositionsPerRuleSet; ++i) {
+                const Position p = random.next(kShapes[i % std::size(kShapes)]);
+                generate_turns(v, p, turns);
+                std::vector<std::pair<int, int>> expected, quiet;
+                for (const Turn& t : turns)
+                    if (!t.is_placement() && t.removals() == 0) {
+                        expected.emplace_back(t.from, t.to);
+                        const Bitboard after = (p.stones[p.side] & ~(1u << t.from)) | 1u << t.to;
+                        closing_without_removal_seen += v.board->in_mills(after) >> t.to & 1;
+                    }
+                for_each_quiet_move(v, p, [&](int from, int to) { quiet.emplace_back(from, to); });
+                std::sort(expected.begin(), expected.end());
+                std::sort(quiet.begin(), quiet.end());
+                ASSERT_EQ(quiet, expected) << label(v, overrides) << " " << to_string(v, p);
+            }
+        }
+    }
+    EXPECT_GT(closing_without_removal_seen, 0);  // the case of nothing removable was met
+}

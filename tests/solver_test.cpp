@@ -481,12 +481,14 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
 using morris::test_support::TempDir;
 
 std::vector<SectorReport> solve_into(const Variant& v, const fs::path& dir, int threads,
-                                     std::vector<SectorKey> targets = {}) {
+                                     std::vector<SectorKey> targets = {},
+                                     Propagation propagation = Propagation::automatic) {
     SolveOptions options;
     options.directory = dir;
     options.threads = threads;
     options.targets = std::move(targets);
     options.progress = false;
+    options.propagation = propagation;
     return solve(v, options);
 }
 
@@ -709,6 +711,38 @@ TEST(SolverSlow, SixIsBitForBitTheSameWithOneAndTwoThreads) {
         ASSERT_TRUE(b.count(name)) << name << " is missing with two threads";
         EXPECT_TRUE(bytes == b[name]) << name << " differs between one and two threads";
     }
+}
+
+// ---------------------------------------------------------------------------
+// c') The same files whichever way layers are propagated: pull (reading the
+// undecided positions' turns again) against push (un-turns), which the naive
+// solver checks above, and the automatic choice between them layer by layer.
+
+void expect_same_files_push_pull_and_automatic(const Variant& v,
+                                               const std::vector<SectorKey>& targets) {
+    TempDir push("push"), pull("pull"), automatic("automatic");
+    solve_into(v, push.path(), 2, targets, Propagation::push);
+    solve_into(v, pull.path(), 2, targets, Propagation::pull);
+    solve_into(v, automatic.path(), 2, targets, Propagation::automatic);
+    const auto pushed = directory_bytes(push.path());
+    EXPECT_GE(pushed.size(), 3u);
+    for (const TempDir* other : {&pull, &automatic}) {
+        const auto files = directory_bytes(other->path());
+        ASSERT_EQ(files.size(), pushed.size());
+        for (const auto& [name, bytes] : pushed)
+            EXPECT_TRUE(files.count(name) && bytes == files.at(name))
+                << v.name << " " << name << " differs in " << other->path();
+    }
+}
+
+TEST(Solver, FiveIsTheSamePushedPulledOrEitherByLayer) {
+    expect_same_files_push_pull_and_automatic(find_variant("five"), {});
+}
+
+TEST(SolverSlow, SevenAndNine43AreTheSamePushedPulledOrEitherByLayer) {
+    expect_same_files_push_pull_and_automatic(find_variant("seven"), {});
+    expect_same_files_push_pull_and_automatic(find_variant("nine"),
+                                              {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
 }
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 #include <exception>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -357,6 +358,13 @@ int main(int argc, char** argv) {
     solve_command->add_flag("!--no-progress", solve_options.progress, "No progress line");
     solve_command->add_option("--memory-limit", solve_memory,
                               "Refuse units needing more (e.g. 20G); default 80% of RAM");
+    solve_command
+        ->add_option("--propagation", solve_options.propagation,
+                     "push, pull or auto (default): only the speed differs")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, Propagation>{{"auto", Propagation::automatic},
+                                               {"push", Propagation::push},
+                                               {"pull", Propagation::pull}}));
 
     VariantOptions verify_variant;
     std::string verify_directory, verify_sectors;
