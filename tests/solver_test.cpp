@@ -739,10 +739,12 @@ TEST(Solver, FiveIsTheSamePushedPulledOrEitherByLayer) {
     expect_same_files_push_pull_and_automatic(find_variant("five"), {});
 }
 
-TEST(SolverSlow, SevenAndNine43AreTheSamePushedPulledOrEitherByLayer) {
+// Lasker's units with stones in hand move inside the unit too (place or move).
+TEST(SolverSlow, SevenNine43AndLasker3311AreTheSamePushedPulledOrEitherByLayer) {
     expect_same_files_push_pull_and_automatic(find_variant("seven"), {});
     expect_same_files_push_pull_and_automatic(find_variant("nine"),
                                               {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    expect_same_files_push_pull_and_automatic(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
 }
 
 // ---------------------------------------------------------------------------
