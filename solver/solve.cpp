@@ -526,7 +526,7 @@ class UnitSolver {
     bool pull_is_cheaper(size_t decided, int into) const {
         if (propagation_ != Propagation::automatic) return propagation_ == Propagation::pull;
         constexpr double kPushPerUnturn = 45, kPullPerPosition = 4;
-        constexpr double kPullPerTurn = 6, kPullPerMiss = 20;
+        constexpr double kPullPerTurn = 3, kPullPerMiss = 15;
         const UnitSector& target = sectors_[into];
         const SectorIndex& next = *sectors_[target.swapped].index;
         const auto target_size = static_cast<double>(target.index->size());
@@ -582,7 +582,7 @@ class UnitSolver {
     }
 
     // Undecided positions read again by pull, with the states of their
-    // successors (listed first, loaded together: each is a cache miss).
+    // successors (listed first, loaded together).
     struct Rereads {
         static constexpr size_t kSize = 32;
         struct Unread {
@@ -594,57 +594,94 @@ class UnitSolver {
         std::vector<uint64_t> successors;
     };
 
+    // An undecided position of a slice of a sector, waiting to be read again.
+    struct Undecided {
+        uint64_t u;
+        uint16_t seen;
+        Stones stones;
+        SymmetryClasses::Class theirs;  // the opponent's class
+    };
+
     // What layer d says about the undecided positions of sector `into`
     // (whose quiet moves lead to the layer's sector), found by reading their
-    // turns again. The sector is walked in index order: its states are read
-    // in sequence, and only the undecided cost more.
+    // turns again. The sector is cut into slices of whole blocks, each walked
+    // in index order, so that its states are read in sequence; its undecided
+    // positions are then read again in the order of their opponent's class,
+    // which is their successors' mover class: those of one class lie in one
+    // block of the layer's sector, loaded once for all of them.
     void pull(int d, int into) {
         const UnitSector& sector = sectors_[into];
         const SectorIndex& index = *sector.index;
         const bool lost = d % 2 == 0;  // the layer's positions: a turn to one wins
-        const int chunks =
-            static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
+        const std::vector<uint32_t> slices = slice_bounds(index);
+        const auto slice_count = static_cast<int>(slices.size() - 1);
 #pragma omp parallel if (index.size() >= kParallelWork)
         {
             Layers local;
             Rereads rereads;
+            std::vector<Undecided> found, sorted;
+            std::vector<uint32_t> starts;
 #pragma omp for schedule(dynamic, 1)
-            for (int chunk = 0; chunk < chunks; ++chunk) {
-                const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
-                const uint32_t last = std::min(first + kBlocksPerChunk, index.block_count());
-                index.for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
-                    const uint64_t u = sector.offset + i;
-                    const uint16_t seen =
-                        std::atomic_ref<uint16_t>(state_[u]).load(std::memory_order_relaxed);
-                    if (state::is_decided(seen) || (!lost && seen == state::kCannotLose)) return;
-                    gather(rereads, u, seen, stones, sector);
+            for (int slice = 0; slice < slice_count; ++slice) {
+                found.clear();
+                index.for_each_in_blocks(
+                    slices[slice], slices[slice + 1], [&](uint64_t i, Stones stones) {
+                        const uint64_t u = sector.offset + i;
+                        const uint16_t seen =
+                            std::atomic_ref<uint16_t>(state_[u]).load(std::memory_order_relaxed);
+                        if (state::is_decided(seen) || (!lost && seen == state::kCannotLose))
+                            return;
+                        found.push_back({u, seen, stones, classes_.class_of(stones.opponent)});
+                    });
+                // A counting sort by class: classes are few, positions many.
+                starts.assign(index.opponent_class_count() + 1, 0);
+                for (const Undecided& p : found) ++starts[p.theirs.rank + 1];
+                for (size_t c = 1; c < starts.size(); ++c) starts[c] += starts[c - 1];
+                sorted.resize(found.size());
+                for (const Undecided& p : found) sorted[starts[p.theirs.rank]++] = p;
+                for (const Undecided& p : sorted) {
+                    gather(rereads, p, sector);
                     if (rereads.positions.size() == Rereads::kSize) reread(rereads, d, local);
-                });
+                }
                 reread(rereads, d, local);
             }
             conclude_layer(local, into);
         }
     }
 
+    // Block numbers cutting a sector into slices (first and last block
+    // included): large, for positions of one opponent class to meet in one,
+    // but at least a few per thread.
+    static std::vector<uint32_t> slice_bounds(const SectorIndex& index) {
+        constexpr uint64_t kLargest = 1 << 20, kSmallest = 1 << 16, kFewest = 16;
+        const uint64_t slice = std::clamp(index.size() / kFewest, kSmallest, kLargest);
+        std::vector<uint32_t> bounds{0};
+        for (uint32_t b = 1; b < index.block_count(); ++b)
+            if (index.block_begin(b) - index.block_begin(bounds.back()) >= slice)
+                bounds.push_back(b);
+        bounds.push_back(index.block_count());
+        return bounds;
+    }
+
     // Lists a position's successors by quiet moves and starts loading their states.
-    void gather(Rereads& rereads, uint64_t u, uint16_t seen, Stones stones,
-                const UnitSector& sector) const {
+    void gather(Rereads& rereads, const Undecided& p, const UnitSector& sector) const {
         const UnitSector& next = sectors_[sector.swapped];
         // A quiet move keeps the opponent's stones, the successor's mover:
-        // take their class once and move the mover's image.
-        const SymmetryClasses::Class theirs = classes_.class_of(stones.opponent);
-        const Bitboard mine = classes_.transform(stones.mover, theirs.symmetry);
+        // move the mover's image under the symmetry that takes them to
+        // their class's representative.
+        const Bitboard mine = classes_.transform(p.stones.mover, p.theirs.symmetry);
         const auto first = static_cast<uint32_t>(rereads.successors.size());
+        __builtin_prefetch(&state_[p.u], 1);
         for_each_quiet_move(
-            variant_, position_of(sector.key, stones, sector.side), [&](int from, int to) {
-                const Bitboard after = mine ^ classes_.transform_point(from, theirs.symmetry) ^
-                                       classes_.transform_point(to, theirs.symmetry);
-                const uint64_t s = next.offset + next.index->index_transformed(theirs, after);
+            variant_, position_of(sector.key, p.stones, sector.side), [&](int from, int to) {
+                const Bitboard after = mine ^ classes_.transform_point(from, p.theirs.symmetry) ^
+                                       classes_.transform_point(to, p.theirs.symmetry);
+                const uint64_t s = next.offset + next.index->index_transformed(p.theirs, after);
                 __builtin_prefetch(&state_[s]);
                 rereads.successors.push_back(s);
             });
         rereads.positions.push_back(
-            {u, seen, first, static_cast<uint32_t>(rereads.successors.size())});
+            {p.u, p.seen, first, static_cast<uint32_t>(rereads.successors.size())});
     }
 
     void reread(Rereads& rereads, int d, Layers& decided) {
