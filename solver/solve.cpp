@@ -493,7 +493,7 @@ class UnitSolver {
                 const int into = sectors_[s].swapped;
                 std::vector<UnitPosition> share = take_sector(layer, s);
                 if (share.empty() || into < 0) continue;
-                if (pull_is_cheaper(share.size(), into))
+                if (pull_is_cheaper(share.size(), into, distance))
                     pull(distance, into);
                 else
                     push(share, distance, into);
@@ -523,7 +523,8 @@ class UnitSolver {
     // undecided position an index per turn, and a cache miss per turn unless
     // its successors' block (their mover's class, which all share) has fewer
     // lines than it has turns: then they share lines.
-    bool pull_is_cheaper(size_t decided, int into) const {
+    bool pull_is_cheaper(size_t decided, int into, int d) const {
+        if (propagation_ == Propagation::alternate) return d % 4 >= 2;
         if (propagation_ != Propagation::automatic) return propagation_ == Propagation::pull;
         constexpr double kPushPerUnturn = 45, kPullPerPosition = 4;
         constexpr double kPullPerTurn = 3, kPullPerMiss = 15;
@@ -533,9 +534,14 @@ class UnitSolver {
         const double turns = static_cast<double>(internal_turns_[into]) / target_size;
         const double unturns =
             static_cast<double>(internal_turns_[into]) / static_cast<double>(next.size());
-        const double block_lines = static_cast<double>(
-            binomial[variant_.board->points - next.mover_stones()][next.opponent_stones()] *
-            sizeof(uint16_t) / kCacheLine);
+        const double block_lines =
+            static_cast<double>(
+                binomial[variant_.board->points - next.mover_stones()][next.opponent_stones()] *
+                sizeof(uint16_t)) /
+            kCacheLine;
+        // The share of a position's turns that miss the cache; squared, as
+        // the fit to 3-8 (39 flights into blocks of 17.5 lines: 6 ns a turn)
+        // and 4-9 (a block far larger than the turns: 18 ns) asks.
         const double shared = std::min(1.0, block_lines / std::max(turns, 1.0));
         const double push = static_cast<double>(decided) * unturns * kPushPerUnturn;
         const double pull =
@@ -581,8 +587,9 @@ class UnitSolver {
         }
     }
 
-    // Undecided positions read again by pull, with the states of their
-    // successors (listed first, loaded together).
+    // Undecided positions read again by pull, a batch at a time: the
+    // indices of all their successors are listed and their states prefetched
+    // before any is read.
     struct Rereads {
         static constexpr size_t kSize = 32;
         struct Unread {
@@ -596,7 +603,7 @@ class UnitSolver {
 
     // An undecided position of a slice of a sector, waiting to be read again.
     struct Undecided {
-        uint64_t u;
+        UnitPosition u;
         uint16_t seen;
         Stones stones;
         SymmetryClasses::Class theirs;  // the opponent's class
@@ -631,7 +638,8 @@ class UnitSolver {
                             std::atomic_ref<uint16_t>(state_[u]).load(std::memory_order_relaxed);
                         if (state::is_decided(seen) || (!lost && seen == state::kCannotLose))
                             return;
-                        found.push_back({u, seen, stones, classes_.class_of(stones.opponent)});
+                        found.push_back({static_cast<UnitPosition>(u), seen, stones,
+                                         classes_.class_of(stones.opponent)});
                     });
                 // A counting sort by class: classes are few, positions many.
                 starts.assign(index.opponent_class_count() + 1, 0);
@@ -651,7 +659,7 @@ class UnitSolver {
 
     // Block numbers cutting a sector into slices (first and last block
     // included): large, for positions of one opponent class to meet in one,
-    // but at least a few per thread.
+    // but about kFewest of them in a sector large enough to share out.
     static std::vector<uint32_t> slice_bounds(const SectorIndex& index) {
         constexpr uint64_t kLargest = 1 << 20, kSmallest = 1 << 16, kFewest = 16;
         const uint64_t slice = std::clamp(index.size() / kFewest, kSmallest, kLargest);
@@ -691,13 +699,13 @@ class UnitSolver {
                 .load(std::memory_order_relaxed);
         };
         for (const Rereads::Unread& p : rereads.positions) {
-            uint16_t next;
+            uint16_t now;
             if (lost) {
                 bool wins = false;
                 for (uint32_t k = p.first; k < p.last && !wins; ++k)
                     wins = successor(k) == state::decided(d);
                 if (!wins) continue;
-                next = state::decided(d + 1);
+                now = state::decided(d + 1);
             } else {
                 // Recount the turns not known to lead to the opponent's win:
                 // the counter pushing would have left after this layer.
@@ -707,11 +715,12 @@ class UnitSolver {
                     open += !(state::is_decided(after) && state::plies(after) % 2 == 1 &&
                               state::plies(after) <= d);
                 }
-                next = open == 0 ? state::decided(std::max(d + 1, state::floor(p.seen)))
-                                 : state::undecided(open, state::floor(p.seen));
+                now = open == 0 ? state::decided(std::max(d + 1, state::floor(p.seen)))
+                                : state::undecided(open, state::floor(p.seen));
+                if (now == p.seen) continue;  // no write: the line stays clean
             }
-            std::atomic_ref<uint16_t>(state_[p.u]).store(next, std::memory_order_relaxed);
-            if (state::is_decided(next)) append(decided, state::plies(next), p.u);
+            std::atomic_ref<uint16_t>(state_[p.u]).store(now, std::memory_order_relaxed);
+            if (state::is_decided(now)) append(decided, state::plies(now), p.u);
         }
         rereads.positions.clear();
         rereads.successors.clear();

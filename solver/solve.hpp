@@ -30,6 +30,7 @@ enum class Propagation {
     automatic,  // whichever is estimated cheaper, layer by layer
     push,       // un-turns from each decided position: cheap when few are decided
     pull,       // the turns of each undecided position, read again: cheap when few are left
+    alternate,  // two layers pushed, two pulled, and so on: tests every hand-over
 };
 
 struct SolveOptions {

@@ -716,17 +716,19 @@ TEST(SolverSlow, SixIsBitForBitTheSameWithOneAndTwoThreads) {
 // ---------------------------------------------------------------------------
 // c') The same files whichever way layers are propagated: pull (reading the
 // undecided positions' turns again) against push (un-turns), which the naive
-// solver checks above, and the automatic choice between them layer by layer.
+// solver checks above; the two in turn (every hand-over of win counters from
+// one to the other); and the automatic choice between them layer by layer.
 
 void expect_same_files_push_pull_and_automatic(const Variant& v,
                                                const std::vector<SectorKey>& targets) {
-    TempDir push("push"), pull("pull"), automatic("automatic");
+    TempDir push("push"), pull("pull"), alternate("alternate"), automatic("automatic");
     solve_into(v, push.path(), 2, targets, Propagation::push);
     solve_into(v, pull.path(), 2, targets, Propagation::pull);
+    solve_into(v, alternate.path(), 2, targets, Propagation::alternate);
     solve_into(v, automatic.path(), 2, targets, Propagation::automatic);
     const auto pushed = directory_bytes(push.path());
     EXPECT_GE(pushed.size(), 3u);
-    for (const TempDir* other : {&pull, &automatic}) {
+    for (const TempDir* other : {&pull, &alternate, &automatic}) {
         const auto files = directory_bytes(other->path());
         ASSERT_EQ(files.size(), pushed.size());
         for (const auto& [name, bytes] : pushed)
@@ -735,12 +737,12 @@ void expect_same_files_push_pull_and_automatic(const Variant& v,
     }
 }
 
-TEST(Solver, FiveIsTheSamePushedPulledOrEitherByLayer) {
+TEST(Solver, FiveIsTheSameHoweverLayersArePropagated) {
     expect_same_files_push_pull_and_automatic(find_variant("five"), {});
 }
 
 // Lasker's units with stones in hand move inside the unit too (place or move).
-TEST(SolverSlow, SevenNine43AndLasker3311AreTheSamePushedPulledOrEitherByLayer) {
+TEST(SolverSlow, SevenNine43AndLasker3311AreTheSameHoweverLayersArePropagated) {
     expect_same_files_push_pull_and_automatic(find_variant("seven"), {});
     expect_same_files_push_pull_and_automatic(find_variant("nine"),
                                               {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});

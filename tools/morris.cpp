@@ -360,11 +360,12 @@ int main(int argc, char** argv) {
                               "Refuse units needing more (e.g. 20G); default 80% of RAM");
     solve_command
         ->add_option("--propagation", solve_options.propagation,
-                     "push, pull or auto (default): only the speed differs")
+                     "push, pull, alternate or auto (default): only the speed differs")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, Propagation>{{"auto", Propagation::automatic},
                                                {"push", Propagation::push},
-                                               {"pull", Propagation::pull}}));
+                                               {"pull", Propagation::pull},
+                                               {"alternate", Propagation::alternate}}));
 
     VariantOptions verify_variant;
     std::string verify_directory, verify_sectors;
