@@ -553,7 +553,7 @@ class UnitSolver {
     // Pushes layer d's positions (of the sector swapped from `into`) to their
     // predecessors in sector `into` by un-turns.
     void push(std::vector<UnitPosition>& layer, int d, int into) {
-        order_by_opponent_class(layer);
+        order_by_opponent_class(layer, sectors_[sectors_[into].swapped]);
         const int64_t groups =
             static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
 #pragma omp parallel if (layer.size() >= kParallelWork)
@@ -731,14 +731,13 @@ class UnitSolver {
     // back, so positions with one opponent class send their updates to the
     // same few dozen blocks, which then stay in cache: this matters in units
     // where nearly everything is decided. Values do not depend on the order.
-    // A counting sort by class: its keys are few (a sector's opponent
-    // classes, twice), where a comparison sort took 10% of a unit.
-    void order_by_opponent_class(std::vector<UnitPosition>& layer) const {
+    // A counting sort by class: its keys are few (the sector's opponent
+    // classes), where a comparison sort took 10% of a unit. The layer's
+    // positions are all of `sector`.
+    void order_by_opponent_class(std::vector<UnitPosition>& layer, const UnitSector& sector) const {
         if (layer.size() < kParallelWork) return;
         const auto n = static_cast<int64_t>(layer.size());
-        uint32_t key_count = 0;
-        for (const UnitSector& s : sectors_)
-            key_count = std::max(key_count, 2 * s.index->opponent_class_count());
+        const uint32_t key_count = sector.index->opponent_class_count();
         std::vector<uint32_t> keys(layer.size());
         std::vector<UnitPosition> sorted(layer.size());
         std::vector<std::vector<uint64_t>> starts;  // by thread, then key
@@ -750,10 +749,8 @@ class UnitSolver {
             starts.assign(threads, std::vector<uint64_t>(key_count));
             std::vector<uint64_t>& mine = starts[thread];
             for (int64_t i = first; i < last; ++i) {
-                const UnitSector& sector = sector_holding(layer[i]);
                 const Stones q = sector.index->stones_at(layer[i] - sector.offset);
-                keys[i] = sector.index->opponent_class(q.opponent) << 1 |
-                          static_cast<uint32_t>(&sector != &sectors_[0]);
+                keys[i] = sector.index->opponent_class(q.opponent);
                 ++mine[keys[i]];
             }
 #pragma omp barrier
