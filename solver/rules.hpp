@@ -119,6 +119,15 @@ inline int mills_closed(const Board& board, Bitboard own_after, int to) {
     return closed;
 }
 
+// Empty points that would complete a mill of `own` with two of its stones
+// already there: only placements and moves to them can close one.
+inline Bitboard closing_points(const Board& board, Bitboard own, Bitboard empty) {
+    Bitboard closing = 0;
+    for (Bitboard mill : board.mills)
+        if (std::popcount(mill & own) == 2) closing |= mill & empty;
+    return closing;
+}
+
 // The stones of the side that just moved (p.other()) which its last turn,
 // having removed nothing, may have put where they stand: those closing no
 // mill there, or any if nothing of the side to move was removable.
@@ -227,11 +236,7 @@ QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
     const Bitboard empty = board.all() & ~p.occupied();
-    // Empty points that would complete a mill with two stones already there:
-    // only placements and moves to them can close one.
-    Bitboard closing = 0;
-    for (Bitboard mill : board.mills)
-        if (std::popcount(mill & own) == 2) closing |= mill & empty;
+    const Bitboard closing = closing_points(board, own, empty);
     LazyRemovable removable_now(v, p.stones[p.other()]);
     if (may_place(p)) {
         quiet.placements = empty & ~closing;
@@ -268,11 +273,11 @@ void for_each_quiet_move(const Variant& v, const Position& p, Visit&& visit) {
     if (p.total(p.side) < 3 || !may_move(v, p)) return;  // lost, or only placements
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
-    // Points where a mill could close: only moves there need a closer look.
-    Bitboard closing = 0;
-    if (removable(v, p.stones[p.other()]))
-        for (Bitboard mill : board.mills)
-            if (std::popcount(mill & own) == 2) closing |= mill & ~p.occupied();
+    // With something removable, moves to points where a mill could close
+    // need a closer look; with nothing, every move removes nothing.
+    const Bitboard closing = removable(v, p.stones[p.other()])
+                                 ? closing_points(board, own, board.all() & ~p.occupied())
+                                 : 0;
     for (Bitboard from = own; from; from &= from - 1) {
         const int f = std::countr_zero(from);
         for (Bitboard to = destinations(v, p, f); to; to &= to - 1) {
