@@ -919,48 +919,62 @@ TEST(Rules, ParsePositionOrTurnsRejectsIllegalTurnLists) {
     }
 }
 
+// Calls check(variant, context, position, turns) with the legal turns of
+// `count` random positions, of every shape in turn, in each variant under
+// each rule set; stops at the first fatal failure.
+template <class Check>
+void for_each_random_position(uint32_t seed, int count, const Check& check) {
+    std::vector<Turn> turns;
+    for (std::string_view name : variant_names()) {
+        for (const auto& overrides : kRuleSets) {
+            const Variant v = make_variant(name, overrides);
+            const std::string context = label(v, overrides);
+            RandomPositions random(v, seed++);
+            for (int i = 0; i < count; ++i) {
+                const Position p = random.next(kShapes[i % std::size(kShapes)]);
+                generate_turns(v, p, turns);
+                check(v, context, p, turns);
+                if (::testing::Test::HasFatalFailure()) return;
+            }
+        }
+    }
+}
+
 // The solver counts quiet moves instead of visiting them: what it visits plus
 // what it counts must be exactly the turn list, and only mill-less moves may
 // go uncounted as turns.
 TEST(Rules, LoudTurnsPlusQuietOnesAreExactlyTheTurns) {
     constexpr int kPositionsPerRuleSet = 300;
-    uint32_t seed = 777;
     int quiet_placements_seen = 0;
-    for (std::string_view name : variant_names()) {
-        for (const auto& overrides : kRuleSets) {
-            const Variant v = make_variant(name, overrides);
-            RandomPositions random(v, seed++);
-            std::vector<Turn> turns;
-            for (int i = 0; i < kPositionsPerRuleSet; ++i) {
-                const Position p = random.next(kShapes[i % std::size(kShapes)]);
-                generate_turns(v, p, turns);
-                std::vector<Turn> loud;
-                const QuietTurns quiet =
-                    for_each_loud_turn(v, p, [&](const Turn& t) { loud.push_back(t); });
-                ASSERT_EQ(loud.size() + static_cast<size_t>(quiet.moves) +
-                              static_cast<size_t>(std::popcount(quiet.placements)),
-                          turns.size())
-                    << label(v, overrides) << " " << to_string(v, p);
-                int quiet_moves_in_list = 0;
-                Bitboard quiet_placements_in_list = 0;
-                for (const Turn& t : turns) {
-                    const bool visited = std::find(loud.begin(), loud.end(), t) != loud.end();
-                    if (visited) continue;
-                    ASSERT_EQ(t.removals(), 0) << to_string(v, p);
-                    const Bitboard lifted = t.is_placement() ? 0 : 1u << t.from;
-                    const Bitboard after = (p.stones[p.side] & ~lifted) | 1u << t.to;
-                    ASSERT_EQ(v.board->in_mills(after) >> t.to & 1, 0u) << to_string(v, p);
-                    if (t.is_placement())
-                        quiet_placements_in_list |= 1u << t.to;
-                    else
-                        ++quiet_moves_in_list;
-                }
-                ASSERT_EQ(quiet_moves_in_list, quiet.moves) << to_string(v, p);
-                ASSERT_EQ(quiet_placements_in_list, quiet.placements) << to_string(v, p);
-                quiet_placements_seen += std::popcount(quiet.placements);
+    for_each_random_position(
+        777, kPositionsPerRuleSet,
+        [&](const Variant& v, const std::string& context, const Position& p,
+            const std::vector<Turn>& turns) {
+            std::vector<Turn> loud;
+            const QuietTurns quiet =
+                for_each_loud_turn(v, p, [&](const Turn& t) { loud.push_back(t); });
+            ASSERT_EQ(loud.size() + static_cast<size_t>(quiet.moves) +
+                          static_cast<size_t>(std::popcount(quiet.placements)),
+                      turns.size())
+                << context << " " << to_string(v, p);
+            int quiet_moves_in_list = 0;
+            Bitboard quiet_placements_in_list = 0;
+            for (const Turn& t : turns) {
+                const bool visited = std::find(loud.begin(), loud.end(), t) != loud.end();
+                if (visited) continue;
+                ASSERT_EQ(t.removals(), 0) << to_string(v, p);
+                const Bitboard lifted = t.is_placement() ? 0 : 1u << t.from;
+                const Bitboard after = (p.stones[p.side] & ~lifted) | 1u << t.to;
+                ASSERT_EQ(v.board->in_mills(after) >> t.to & 1, 0u) << to_string(v, p);
+                if (t.is_placement())
+                    quiet_placements_in_list |= 1u << t.to;
+                else
+                    ++quiet_moves_in_list;
             }
-        }
-    }
+            ASSERT_EQ(quiet_moves_in_list, quiet.moves) << to_string(v, p);
+            ASSERT_EQ(quiet_placements_in_list, quiet.placements) << to_string(v, p);
+            quiet_placements_seen += std::popcount(quiet.placements);
+        });
     EXPECT_GT(quiet_placements_seen, 0);
 }
 
@@ -968,29 +982,22 @@ TEST(Rules, LoudTurnsPlusQuietOnesAreExactlyTheTurns) {
 // counted as staying in the unit: the legal moves that remove nothing.
 TEST(Rules, QuietMovesAreExactlyTheMovesThatRemoveNothing) {
     constexpr int kPositionsPerRuleSet = 300;
-    uint32_t seed = 4242;
     int closing_without_removal_seen = 0;
-    for (std::string_view name : variant_names()) {
-        for (const auto& overrides : kRuleSets) {
-            const Variant v = make_variant(name, overrides);
-            RandomPositions random(v, seed++);
-            std::vector<Turn> turns;
-            for (int i = 0; i < kPositionsPerRuleSet; ++i) {
-                const Position p = random.next(kShapes[i % std::size(kShapes)]);
-                generate_turns(v, p, turns);
-                std::vector<std::pair<int, int>> expected, quiet;
-                for (const Turn& t : turns)
-                    if (!t.is_placement() && t.removals() == 0) {
-                        expected.emplace_back(t.from, t.to);
-                        const Bitboard after = (p.stones[p.side] & ~(1u << t.from)) | 1u << t.to;
-                        closing_without_removal_seen += v.board->in_mills(after) >> t.to & 1;
-                    }
-                for_each_quiet_move(v, p, [&](int from, int to) { quiet.emplace_back(from, to); });
-                std::sort(expected.begin(), expected.end());
-                std::sort(quiet.begin(), quiet.end());
-                ASSERT_EQ(quiet, expected) << label(v, overrides) << " " << to_string(v, p);
-            }
-        }
-    }
+    for_each_random_position(
+        4242, kPositionsPerRuleSet,
+        [&](const Variant& v, const std::string& context, const Position& p,
+            const std::vector<Turn>& turns) {
+            std::vector<std::pair<int, int>> expected, quiet;
+            for (const Turn& t : turns)
+                if (!t.is_placement() && t.removals() == 0) {
+                    expected.emplace_back(t.from, t.to);
+                    const Bitboard after = (p.stones[p.side] & ~(1u << t.from)) | 1u << t.to;
+                    closing_without_removal_seen += v.board->in_mills(after) >> t.to & 1;
+                }
+            for_each_quiet_move(v, p, [&](int from, int to) { quiet.emplace_back(from, to); });
+            std::sort(expected.begin(), expected.end());
+            std::sort(quiet.begin(), quiet.end());
+            ASSERT_EQ(quiet, expected) << context << " " << to_string(v, p);
+        });
     EXPECT_GT(closing_without_removal_seen, 0);  // the case of nothing removable was met
 }
