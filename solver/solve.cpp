@@ -222,20 +222,27 @@ class UnitSolver {
         return -1;
     }
 
-    // What one position's turns into solved sectors say, folded as they come.
+    // What one position's turns into solved sectors say, folded as they come
+    // from their stored entries. Whether a successor is a win, a loss or a
+    // draw is data, not a pattern the branch predictor can learn: the fold is
+    // branch-free, and reads its entries as what they are, 0 for a draw and
+    // plies + 1 otherwise, odd for the mover's loss.
     struct Summary {
-        int turns = 0, internal = 0, best_win = -1, floor = 0;
-        bool cannot_lose = false;
+        int turns = 0, internal = 0;
+        Entry least_loss = kNoLoss;  // the shortest successor lost: plies of our win
+        Entry longest_win = 0;       // the longest successor won: plies of our loss
+        bool draw = false;           // some successor is a draw
 
-        void add(Outcome after) {
-            if (after.value == Value::loss) {
-                if (best_win < 0 || after.plies + 1 < best_win) best_win = after.plies + 1;
-            } else if (after.value == Value::draw) {
-                cannot_lose = true;
-            } else {
-                floor = std::max(floor, after.plies + 1);
-            }
+        static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
+        void add(Entry after) {
+            const bool loss = after & 1;
+            least_loss = std::min(least_loss, loss ? after : kNoLoss);
+            longest_win = std::max(longest_win, loss ? Entry{0} : after);
+            draw |= after == kDrawEntry;
         }
+        void add_their_loss_for_want_of_stones() { add(encode({Value::loss, 0})); }
+        int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
+        int floor() const { return longest_win; }
     };
 
     // The last two successor tables asked for: a sector's turns lead into one
@@ -367,7 +374,7 @@ class UnitSolver {
                     if (r >= 0) theirs &= ~(1u << r);
                 const int theirs_on_board = std::popcount(theirs);
                 if (theirs_on_board + theirs_in_hand < 3) {
-                    summary.add({Value::loss, 0});  // they have lost for want of stones
+                    summary.add_their_loss_for_want_of_stones();
                     return;
                 }
                 const SectorKey key{static_cast<uint8_t>(theirs_on_board),
@@ -386,7 +393,7 @@ class UnitSolver {
             __builtin_prefetch(&l.table->entries[l.index]);
         }
         for (const Lookup& l : batch.lookups)
-            batch.summary[l.position].add(decode(l.table->entries[l.index]));
+            batch.summary[l.position].add(l.table->entries[l.index]);
         for (uint32_t k = 0; k < batch.count; ++k)
             conclude(batch.unit_position[k], batch.position[k], batch.summary[k], batch);
         batch.count = 0;
@@ -401,7 +408,7 @@ class UnitSolver {
         const int theirs_in_hand = p.in_hand[p.other()];
         summary.turns += std::popcount(points);
         if (std::popcount(before.opponent) + theirs_in_hand < 3) {
-            summary.add({Value::loss, 0});  // they have lost for want of stones
+            summary.add_their_loss_for_want_of_stones();
             return;
         }
         const SectorKey key{static_cast<uint8_t>(std::popcount(before.opponent)),
@@ -416,7 +423,7 @@ class UnitSolver {
         for (; points; points &= points - 1) {
             const Bitboard after =
                 mine | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
-            summary.add(decode(table.entries[table.index->index_transformed(theirs, after)]));
+            summary.add(table.entries[table.index->index_transformed(theirs, after)]);
         }
     }
 
@@ -433,31 +440,31 @@ class UnitSolver {
         }
         if (only_placements_) {
             // Every successor is solved: the position's value is final.
-            state_[u] = s.best_win > 0  ? state::decided(s.best_win)
-                        : s.cannot_lose ? state::kCannotLose
-                                        : state::decided(s.floor);
+            state_[u] = s.best_win() > 0 ? state::decided(s.best_win())
+                        : s.draw         ? state::kCannotLose
+                                         : state::decided(s.floor());
             return;
         }
         // Read before writing: after the first position most find it set.
         if (s.internal > 0 && !has_internal_turns_.load(std::memory_order_relaxed))
             has_internal_turns_.store(true, std::memory_order_relaxed);
         batch.internal_turns += s.internal;
-        ++batch.undecided;      // unless it is decided below
-        if (s.best_win == 1) {  // no win is shorter: settled now
+        ++batch.undecided;        // unless it is decided below
+        if (s.best_win() == 1) {  // no win is shorter: settled now
             state_[u] = state::decided(1);
             append(batch.decided, 1, u);
             --batch.undecided;
-        } else if (s.best_win > 0) {
+        } else if (s.best_win() > 0) {
             state_[u] = state::kCannotLose;
-            append(batch.candidates, s.best_win, u);
-        } else if (s.cannot_lose) {
+            append(batch.candidates, s.best_win(), u);
+        } else if (s.draw) {
             state_[u] = state::kCannotLose;
         } else if (s.internal == 0) {
-            state_[u] = state::decided(s.floor);
-            append(batch.decided, s.floor, u);
+            state_[u] = state::decided(s.floor());
+            append(batch.decided, s.floor(), u);
             --batch.undecided;
-        } else if (s.internal <= state::kMaxCounter && s.floor <= state::kMaxFloor) {
-            state_[u] = state::undecided(s.internal, s.floor);
+        } else if (s.internal <= state::kMaxCounter && s.floor() <= state::kMaxFloor) {
+            state_[u] = state::undecided(s.internal, s.floor());
         } else {
             out_of_range_ = true;
         }
