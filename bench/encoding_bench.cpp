@@ -1,15 +1,18 @@
 // How to store a sector: bits per position and decompression speed for each
 // layout, block size and zstd level, measured on real sector files. This is
 // the measurement behind the file format's choices (byte planes, 16,384
-// entries a block, level 9) and the win/draw/loss-only figure.
+// entries a block) and the win/draw/loss-only figure; BM_WriteSector
+// measures the writer's own zstd parameters against the levels.
 //
 //   export MORRIS_BENCH_SECTORS=db/nine_6-6-0-0.mdb,db/nine_6-4-0-0.mdb
 //   build/bin/morris_bench --benchmark_filter=Encoding
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <sstream>
@@ -169,7 +172,7 @@ void BM_ReadSector(benchmark::State& state) {
     uint64_t processed = 0;
     for (auto _ : state) {
         // Fresh memory each time, as the solver has: first touches included.
-        std::unique_ptr<Entry[]> entries(new Entry[file->info().entries]);
+        auto entries = std::make_unique_for_overwrite<Entry[]>(file->info().entries);
         file->read_all(std::span<Entry>(entries.get(), file->info().entries));
         benchmark::DoNotOptimize(entries.get());
         processed += file->info().entries * sizeof(Entry);
@@ -177,5 +180,27 @@ void BM_ReadSector(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<int64_t>(processed));
 }
 BENCHMARK(BM_ReadSector)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// What storing a solved sector costs: the writer's own compression of every
+// sector given, on all threads, to a scratch file. Bytes processed count the
+// entries; bits per position, the file.
+void BM_WriteSector(benchmark::State& state) {
+    const auto& all = sectors();
+    if (all.empty()) {
+        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+        return;
+    }
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("morris-bench-" + std::to_string(getpid()) + ".mdb");
+    uint64_t processed = 0, file_bytes = 0;
+    for (auto _ : state) {
+        file_bytes = write_sector_file(path, "bench", 0, {3, 3, 0, 0}, all).file_bytes;
+        processed += all.size() * sizeof(Entry);
+    }
+    std::filesystem::remove(path);
+    state.SetBytesProcessed(static_cast<int64_t>(processed));
+    state.counters["bits_per_position"] = 8.0 * file_bytes / all.size();
+}
+BENCHMARK(BM_WriteSector)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
 
 }  // namespace
