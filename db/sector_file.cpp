@@ -122,7 +122,7 @@ CompressionContext compression_context() {
     ZSTD_CCtx_setParameter(c, ZSTD_c_chainLog, kChainLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, kSearchLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, kMinMatch);
-    ZSTD_CCtx_setParameter(context.get(), ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
     return context;
 }
 

@@ -233,6 +233,7 @@ class UnitSolver {
         Entry longest_win = 0;       // the longest successor won: plies of our loss
         bool draw = false;           // some successor is a draw
 
+        // Above every entry the solver writes: its distances fit in 15 bits.
         static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
         void add(Entry after) {
             const bool loss = after & 1;
