@@ -7,7 +7,7 @@
 #
 #   time = moving positions / moving rate + placement positions / placement rate
 #
-#   scripts/estimate-nine.sh DB [THREADS]     # about 10 minutes with 2 threads
+#   scripts/estimate-nine.sh DB [THREADS]     # 13-16 minutes with 2 threads
 #
 # The sample spans both phases and the sizes of units, from 51 million to
 # 592 million positions. This machine's speed drifts between hours: compare

@@ -719,8 +719,7 @@ TEST(SolverSlow, SixIsBitForBitTheSameWithOneAndTwoThreads) {
 // solver checks above; the two in turn (every hand-over of win counters from
 // one to the other); and the automatic choice between them layer by layer.
 
-void expect_same_files_push_pull_and_automatic(const Variant& v,
-                                               const std::vector<SectorKey>& targets) {
+void expect_same_files_however_propagated(const Variant& v, const std::vector<SectorKey>& targets) {
     TempDir push("push"), pull("pull"), alternate("alternate"), automatic("automatic");
     solve_into(v, push.path(), 2, targets, Propagation::push);
     solve_into(v, pull.path(), 2, targets, Propagation::pull);
@@ -738,15 +737,15 @@ void expect_same_files_push_pull_and_automatic(const Variant& v,
 }
 
 TEST(Solver, FiveIsTheSameHoweverLayersArePropagated) {
-    expect_same_files_push_pull_and_automatic(find_variant("five"), {});
+    expect_same_files_however_propagated(find_variant("five"), {});
 }
 
 // Lasker's units with stones in hand move inside the unit too (place or move).
 TEST(SolverSlow, SevenNine43AndLasker3311AreTheSameHoweverLayersArePropagated) {
-    expect_same_files_push_pull_and_automatic(find_variant("seven"), {});
-    expect_same_files_push_pull_and_automatic(find_variant("nine"),
-                                              {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
-    expect_same_files_push_pull_and_automatic(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
+    expect_same_files_however_propagated(find_variant("seven"), {});
+    expect_same_files_however_propagated(find_variant("nine"),
+                                         {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    expect_same_files_however_propagated(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
 }
 
 // ---------------------------------------------------------------------------
