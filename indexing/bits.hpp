@@ -4,6 +4,9 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <vector>
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -98,11 +101,40 @@ inline const ColexRanker& colex() {
     return ranker;
 }
 
-// The next larger integer with the same number of set bits (Gosper's hack).
+// The next larger integer with the same number of set bits (Gosper's hack,
+// its division by the lowest set bit done as a shift: walks of a sector call
+// this once per position).
 inline uint32_t next_combination(uint32_t set) {
-    uint32_t lowest = set & -set;
-    uint32_t ripple = set + lowest;
-    return ripple | (((set ^ ripple) >> 2) / lowest);
+    const uint32_t ripple = set + (set & -set);
+    return ripple | ((set ^ ripple) >> 2 >> std::countr_zero(set));
 }
+
+// For each k-subset of n points, by colex rank: the colex ranks of the
+// subsets one exchange away (one of its points taken out, one of the other
+// n - k put in), k * (n - k) of them. A flying stone's moves are exchanges,
+// so this lists a flying mover's successors without ranking each one.
+class ExchangeTable {
+  public:
+    ExchangeTable(int n, int k)
+        : per_subset_(static_cast<size_t>(k) * static_cast<size_t>(n - k)),
+          ranks_(binomial[n][k] * per_subset_) {
+        if (binomial[n][k] > uint64_t{1} << 16)
+            throw std::invalid_argument("exchange table: ranks past 16 bits");
+        const uint32_t all = (uint32_t{1} << n) - 1;
+        uint32_t set = (uint32_t{1} << k) - 1;  // Gosper's walk is in colex order
+        for (auto out = ranks_.begin(); out != ranks_.end(); set = next_combination(set))
+            for (uint32_t taken = set; taken; taken &= taken - 1)
+                for (uint32_t put = all & ~set; put; put &= put - 1)
+                    *out++ = static_cast<uint16_t>(
+                        colex().rank((set & ~(taken & -taken)) | (put & -put)));
+    }
+    std::span<const uint16_t> of(uint32_t rank) const {
+        return {ranks_.data() + rank * per_subset_, per_subset_};
+    }
+
+  private:
+    size_t per_subset_;
+    std::vector<uint16_t> ranks_;
+};
 
 }  // namespace morris

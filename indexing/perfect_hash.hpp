@@ -249,10 +249,10 @@ class SectorIndex {
     // The index given the mover's class and the opponent's stones moved by
     // the same symmetry.
     uint64_t index_transformed(const SymmetryClasses::Class& mover_class, Bitboard opponent) const {
-        const Bitboard free = all_ & ~mover_class.representative;
-        if (mover_class.rank < asymmetric_count_) [[likely]]
-            return mover_class.rank * block_size_ + colex().rank(extract_bits(opponent, free));
-        return symmetric_slot(symmetric_block(mover_class.rank), free, opponent);
+        if (is_full_block(mover_class.rank)) [[likely]]
+            return mover_class.rank * block_size_ + slot_in_full_block(mover_class, opponent);
+        return symmetric_slot(symmetric_block(mover_class.rank), all_ & ~mover_class.representative,
+                              opponent);
     }
     // The canonical stones at `index` (< size()).
     Stones stones_at(uint64_t index) const;
@@ -286,6 +286,16 @@ class SectorIndex {
         return static_cast<uint32_t>(classes_->representatives(opponent_stones_).size());
     }
     uint64_t block_begin(uint32_t block) const;
+    // A block whose mover class only the identity fixes holds every placement
+    // of the opponent's stones among the free points, at the colex rank of
+    // those stones packed (what ExchangeTable ranks): the opponent's
+    // stones `opponent`, moved by the class's symmetry, are at
+    // block_begin(mover_class.rank) + slot_in_full_block(mover_class, opponent).
+    bool is_full_block(uint32_t block) const { return block < asymmetric_count_; }
+    uint32_t slot_in_full_block(const SymmetryClasses::Class& mover_class,
+                                Bitboard opponent) const {
+        return colex().rank(extract_bits(opponent, all_ & ~mover_class.representative));
+    }
 
   private:
     struct SymmetricBlock {

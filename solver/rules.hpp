@@ -93,8 +93,11 @@ void for_each_unmove(const Variant& variant, const Position& position, Visit&& v
 
 namespace turn_generation {
 
+// With Flying::at_three, a side down to this many stones flies.
+constexpr int kFlyingStones = 3;
+
 inline bool can_fly(const Variant& v, const Position& p, Colour c) {
-    return v.rules.flying == Flying::at_three && p.total(c) == 3;
+    return v.rules.flying == Flying::at_three && p.total(c) == kFlyingStones;
 }
 
 inline bool may_place(const Position& p) { return p.in_hand[p.side] > 0; }

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <random>
@@ -161,6 +162,49 @@ TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
                 }
             }
         }
+    }
+}
+
+TEST(Hash, ExchangeTablesListEverySubsetOneExchangeAway) {
+    for (auto [n, k] : {std::pair{5, 1}, {8, 4}, {15, 3}, {16, 3}, {21, 3}}) {
+        // Colex order is increasing integer order among sets of one size.
+        std::vector<uint32_t> sets;
+        for (uint32_t set = 0; set < uint32_t{1} << n; ++set)
+            if (std::popcount(set) == k) sets.push_back(set);
+        ASSERT_EQ(sets.size(), binomial[n][k]);
+        const ExchangeTable table(n, k);
+        for (uint32_t rank = 0; rank < sets.size(); ++rank) {
+            std::vector<uint32_t> expected;
+            for (uint32_t other = 0; other < sets.size(); ++other)
+                if (std::popcount(sets[rank] & sets[other]) == k - 1) expected.push_back(other);
+            std::vector<uint32_t> listed(table.of(rank).begin(), table.of(rank).end());
+            std::sort(listed.begin(), listed.end());
+            ASSERT_EQ(listed, expected) << n << " " << k << " rank " << rank;
+        }
+    }
+}
+
+TEST(Hash, FullBlockSlotsAreWhereTheIndexPutsPositions) {
+    std::mt19937_64 rng(11);
+    for (const Board* board : all_boards()) {
+        const SymmetryClasses& classes = symmetry_classes(*board);
+        int full = 0;  // samples in full blocks (a lone stone has none)
+        // The solver reads full blocks of a flying (three-stone) opponent.
+        for (auto [m, o] : {std::pair{1, 3}, {3, 3}, {5, 3}, {8, 3}, {9, 3}, {4, 6}})
+            if (m + o < board->points) {
+                const SectorIndex& sector = sector_index(*board, m, o);
+                for (int sample = 0; sample < 256; ++sample) {
+                    const Stones s = random_stones(rng, *board, m, o);
+                    const SymmetryClasses::Class c = classes.class_of(s.mover);
+                    if (!sector.is_full_block(c.rank)) continue;
+                    ++full;
+                    const Bitboard opponent = classes.transform(s.opponent, c.symmetry);
+                    ASSERT_EQ(sector.block_begin(c.rank) + sector.slot_in_full_block(c, opponent),
+                              sector.index(s))
+                        << board->name << " " << m << "-" << o;
+                }
+            }
+        EXPECT_GT(full, 1000) << board->name;
     }
 }
 

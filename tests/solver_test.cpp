@@ -748,6 +748,18 @@ TEST(SolverSlow, SevenNine43AndLasker3311AreTheSameHoweverLayersArePropagated) {
     expect_same_files_however_propagated(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
 }
 
+// Pull reads a flying mover's turns from an exchange table, less the moves
+// that close a mill: those are quiet when nothing can be removed, as in 3-6
+// under strict removal when the opponent's six stones stand in two mills;
+// diagonal mills are more of them.
+TEST(SolverSlow, FlyingUnitsAreTheSameHoweverPropagatedWithDiagonalMillsAndStrictRemoval) {
+    expect_same_files_however_propagated(find_variant("nine-diagonal"),
+                                         {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    Variant strict = find_variant("nine");
+    apply_rule(strict, "removal=strict");
+    expect_same_files_however_propagated(strict, {SectorKey{3, 6, 0, 0}});
+}
+
 // ---------------------------------------------------------------------------
 // d) verify finds nothing wrong in a solved database, and finds a changed value.
 
