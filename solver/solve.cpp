@@ -783,8 +783,10 @@ class UnitSolver {
     // wins); otherwise, not being known yet as the opponent's win.
     static bool counts(uint16_t after, int d) {
         if (d % 2 == 0) return after == state::decided(d);
-        return !(state::is_decided(after) && state::plies(after) % 2 == 1 &&
-                 state::plies(after) <= d);
+        // Whether a successor is decided is data: no branch on it. Below
+        // kDecided the difference wraps past every distance.
+        const uint32_t plies = uint32_t{after} - state::kDecided;
+        return (after % 2 == 0) | (plies > static_cast<uint32_t>(d));
     }
     // A position's state after layer d, when `counted` of its successors count.
     static uint16_t reread_state(uint16_t seen, int counted, int d) {
