@@ -24,11 +24,12 @@
 namespace morris {
 namespace {
 
-// Blocks of the index handed to a thread at a time when walking a sector in
-// index order (verify), and opponent classes when walking by opponent (the
-// first pass).
+// Blocks of the index handed to a thread at a time when verify walks a
+// sector in index order; opponent classes, or blocks of about this many
+// positions, when the first pass walks by opponent or in index order.
 constexpr int kBlocksPerChunk = 4;
 constexpr uint32_t kClassesPerChunk = 4;
+constexpr uint64_t kPositionsPerChunk = 1 << 16;
 // Less work than this runs on one thread: starting and joining a team costs
 // more than it saves (seven has hundreds of small sectors and layers).
 constexpr uint64_t kParallelWork = 1 << 14;
@@ -275,9 +276,10 @@ class UnitSolver {
         }
     };
 
-    // Classes of successors' mover stones. Positions are settled grouped by
-    // their opponent's stones, which become the successor's mover less at
-    // most a removed stone, so a few sets recur through a whole batch.
+    // Classes of successors' mover stones. Positions of a sector that
+    // places are settled grouped by their opponent's stones, which become the
+    // successor's mover less at most a removed stone, so a few sets recur
+    // through a whole batch.
     class ClassCache {
       public:
         explicit ClassCache(const SymmetryClasses& classes) : classes_(&classes) {
@@ -322,33 +324,45 @@ class UnitSolver {
     };
 
     // Counts each position's turns inside the unit and settles what its
-    // turns into solved sectors decide.
+    // turns into solved sectors decide. A sector that places walks by its
+    // opponent's class: its placements that close no mill then read one block
+    // of a solved sector per class. A sector that only moves reads nothing
+    // for its quiet moves, which it counts: it walks in index order, writing
+    // its states in sequence and ranking no position; only its moves that
+    // close a mill read solved sectors, at random.
     void first_pass() {
         Progress progress(label("first pass"), size_, progress_);
         for (size_t s = 0; s < sectors_.size(); ++s) {
             const UnitSector& sector = sectors_[s];
-            const uint32_t classes = sector.index->opponent_class_count();
-            const int chunks =
-                static_cast<int>((classes + kClassesPerChunk - 1) / kClassesPerChunk);
-#pragma omp parallel if (sector.index->size() >= kParallelWork)
+            const SectorIndex& index = *sector.index;
+            const bool by_opponent = sector.key.mover_in_hand > 0;
+            const uint32_t groups =
+                by_opponent ? index.opponent_class_count() : index.block_count();
+            const uint32_t per_chunk = by_opponent ? kClassesPerChunk : blocks_per_chunk(index);
+            const auto chunks = static_cast<int>((groups + per_chunk - 1) / per_chunk);
+#pragma omp parallel if (index.size() >= kParallelWork)
             {
                 Batch batch(*variant_.board);
 #pragma omp for schedule(dynamic, 1)
                 for (int chunk = 0; chunk < chunks; ++chunk) {
-                    const uint32_t first = static_cast<uint32_t>(chunk) * kClassesPerChunk;
-                    const uint32_t last = std::min(first + kClassesPerChunk, classes);
+                    const uint32_t first = static_cast<uint32_t>(chunk) * per_chunk;
+                    const uint32_t last = std::min(first + per_chunk, groups);
                     uint64_t visited = 0;
-                    sector.index->for_each_by_opponent(first, last, [&](uint64_t i, Stones stones) {
+                    auto visit = [&](uint64_t i, Stones stones) {
                         const uint64_t u = sector.offset + i;
                         // Walking by opponent scatters these writes over the
                         // unit: start loading their lines now, to be written
                         // when the batch is concluded.
-                        __builtin_prefetch(&state_[u], 1);
+                        if (by_opponent) __builtin_prefetch(&state_[u], 1);
                         batch.unit_position[batch.count] = u;
                         batch.position[batch.count] = position_of(sector.key, stones, sector.side);
                         if (++batch.count == Batch::kSize) settle(batch);
                         ++visited;
-                    });
+                    };
+                    if (by_opponent)
+                        index.for_each_by_opponent(first, last, visit);
+                    else
+                        index.for_each_in_blocks(first, last, visit);
                     settle(batch);
                     progress.advance(visited);
                 }
@@ -361,6 +375,12 @@ class UnitSolver {
                 }
             }
         }
+    }
+
+    // Whole blocks of about kPositionsPerChunk positions.
+    static uint32_t blocks_per_chunk(const SectorIndex& index) {
+        return static_cast<uint32_t>(std::max<uint64_t>(
+            1, kPositionsPerChunk * index.block_count() / std::max<uint64_t>(index.size(), 1)));
     }
 
     void settle(Batch& batch) {
