@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Compares two builds of morris on units of an already solved database, side
+# by side: for each unit both builds re-solve it at the same time, one thread
+# each (scripts/bench-units.sh, which also checks the files byte for byte).
+# This virtual machine's speed drifts by 10-25% between hours, so two builds
+# timed one after the other differ by the drift; run together they share it
+# (one build against itself agrees within 1-3%).
+#
+#   scripts/compare-builds.sh OLD_MORRIS NEW_MORRIS DB UNIT...
+#   scripts/compare-builds.sh /tmp/old/bin/morris build/bin/morris db-nine 4-7 6-6 6-6-2-2
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage="usage: scripts/compare-builds.sh OLD_MORRIS NEW_MORRIS DB UNIT..."
+old=$(realpath "${1:?$usage}"); new=$(realpath "${2:?$usage}"); db=${3:?$usage}
+shift 3
+[[ $# -gt 0 ]] || { echo "$usage" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+printf "%-8s %14s %10s %10s %8s %s\n" unit positions "old s" "new s" change files
+for unit in "$@"; do
+    MORRIS=$old scripts/bench-units.sh "$db" 1 "$unit" >"$out/old" 2>&1 &
+    old_run=$!
+    MORRIS=$new scripts/bench-units.sh "$db" 1 "$unit" >"$out/new" 2>&1 &
+    failed=0
+    wait $old_run || failed=1
+    wait $! || failed=1
+    [[ $failed == 0 ]] || { cat "$out/old" "$out/new" >&2; exit 1; }
+    # bench-units.sh prints a header, then: unit positions seconds ... files
+    paste <(tail -1 "$out/old") <(tail -1 "$out/new") | awk '{
+        n = NF / 2; files = ($n == "identical" && $NF == "identical") ? "identical" : "DIFFERENT"
+        printf "%-8s %14d %10.2f %10.2f %+7.1f%% %s\n", $1, $2, $3, $(n + 3), ($(n + 3) / $3 - 1) * 100, files
+    }'
+done
