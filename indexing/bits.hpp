@@ -116,10 +116,7 @@ inline uint32_t next_combination(uint32_t set) {
 class ExchangeTable {
   public:
     ExchangeTable(int n, int k)
-        : per_subset_(static_cast<size_t>(k) * static_cast<size_t>(n - k)),
-          ranks_(binomial[n][k] * per_subset_) {
-        if (binomial[n][k] > uint64_t{1} << 16)
-            throw std::invalid_argument("exchange table: ranks past 16 bits");
+        : per_subset_(exchanges(n, k)), ranks_(binomial[n][k] * per_subset_) {
         const uint32_t all = (uint32_t{1} << n) - 1;
         uint32_t set = (uint32_t{1} << k) - 1;  // Gosper's walk is in colex order
         for (auto out = ranks_.begin(); out != ranks_.end(); set = next_combination(set))
@@ -133,6 +130,15 @@ class ExchangeTable {
     }
 
   private:
+    // Checked before anything is allocated: the colex ranker covers 24
+    // points, and ranks are stored in 16 bits.
+    static size_t exchanges(int n, int k) {
+        constexpr int kMaxPoints = 24;
+        if (k < 0 || k > n || n > kMaxPoints || binomial[n][k] > uint64_t{1} << 16)
+            throw std::invalid_argument("exchange table: no table for these sizes");
+        return static_cast<size_t>(k) * static_cast<size_t>(n - k);
+    }
+
     size_t per_subset_;
     std::vector<uint16_t> ranks_;
 };

@@ -15,19 +15,28 @@ old=$(realpath "${1:?$usage}"); new=$(realpath "${2:?$usage}"); db=${3:?$usage}
 shift 3
 [[ $# -gt 0 ]] || { echo "$usage" >&2; exit 1; }
 out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+old_run=; new_run=
+# Background runs ignore Ctrl-C: stop them with the script.
+trap 'kill $old_run $new_run 2>/dev/null || true; rm -rf "$out"' EXIT
 printf "%-8s %14s %10s %10s %8s %s\n" unit positions "old s" "new s" change files
+different=0
 for unit in "$@"; do
     MORRIS=$old scripts/bench-units.sh "$db" 1 "$unit" >"$out/old" 2>&1 &
     old_run=$!
     MORRIS=$new scripts/bench-units.sh "$db" 1 "$unit" >"$out/new" 2>&1 &
+    new_run=$!
     failed=0
     wait $old_run || failed=1
-    wait $! || failed=1
+    wait $new_run || failed=1
+    old_run=; new_run=
     [[ $failed == 0 ]] || { cat "$out/old" "$out/new" >&2; exit 1; }
     # bench-units.sh prints a header, then: unit positions seconds ... files
-    paste <(tail -1 "$out/old") <(tail -1 "$out/new") | awk '{
+    line=$(paste <(tail -1 "$out/old") <(tail -1 "$out/new") | awk '{
         n = NF / 2; files = ($n == "identical" && $NF == "identical") ? "identical" : "DIFFERENT"
-        printf "%-8s %14d %10.2f %10.2f %+7.1f%% %s\n", $1, $2, $3, $(n + 3), ($(n + 3) / $3 - 1) * 100, files
-    }'
+        change = $3 > 0 ? ($(n + 3) / $3 - 1) * 100 : 0  # the log rounds to 0.01 s
+        printf "%-8s %14d %10.2f %10.2f %+7.1f%% %s\n", $1, $2, $3, $(n + 3), change, files
+    }')
+    echo "$line"
+    [[ $line == *DIFFERENT ]] && different=1
 done
+exit $different

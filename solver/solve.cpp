@@ -178,7 +178,9 @@ class UnitSolver {
         for (const UnitSector& s : sectors_) {
             const SectorKey& k = s.key;
             // Every turn inside the unit of a sector whose mover flies is an
-            // exchange of its stones among the points its opponent leaves free.
+            // exchange of its stones among the points its opponent leaves free
+            // (can_fly's rule, for a mover with no stone in hand: with one, it
+            // may place as well).
             const bool flies = v.rules.flying == Flying::at_three && k.mover_in_hand == 0 &&
                                k.mover_on_board == turn_generation::kFlyingStones;
             exchanges_.push_back(flies
@@ -564,7 +566,9 @@ class UnitSolver {
     // its successors' block (their mover's class, which all share) has fewer
     // lines than it has turns: then they share lines. A flying mover's
     // turns come from its exchange table, their states from one block read
-    // in cache: 2.5 ns a turn, fitted to 3-8 and 3-9.
+    // in cache: 2.5 ns a turn, fitted to 3-8 and 3-9 (the few positions
+    // whose successors' block is symmetric are ranked as before, at this
+    // price too).
     bool pull_is_cheaper(size_t decided, int into, int d) const {
         if (propagation_ == Propagation::alternate) return d % 4 >= 2;
         if (propagation_ != Propagation::automatic) return propagation_ == Propagation::pull;
@@ -663,7 +667,7 @@ class UnitSolver {
         const UnitSector& sector = sectors_[into];
         const UnitSector& next = sectors_[sector.swapped];
         const SectorIndex& index = *sector.index;
-        const ExchangeTable* flying = exchanges_[into].get();
+        const ExchangeTable* exchanges = exchanges_[into].get();
         const bool lost = d % 2 == 0;  // the layer's positions: a turn to one wins
         const std::vector<uint32_t> slices = slice_bounds(index);
         const auto slice_count = static_cast<int>(slices.size() - 1);
@@ -693,8 +697,8 @@ class UnitSolver {
                 sorted.resize(found.size());
                 for (const Undecided& p : found) sorted[starts[p.theirs.rank]++] = p;
                 for (const Undecided& p : sorted) {
-                    if (flying && next.index->is_full_block(p.theirs.rank)) {
-                        reread_flying(p, next, *flying, block, d, local);
+                    if (exchanges && next.index->is_full_block(p.theirs.rank)) {
+                        reread_flying(p, next, *exchanges, block, d, local);
                         continue;
                     }
                     gather(rereads, p, sector);
@@ -761,7 +765,8 @@ class UnitSolver {
     // The block of the successors of positions whose opponent stones are
     // of one class, seen from a flying mover.
     struct FlyingBlock {
-        uint32_t rank = std::numeric_limits<uint32_t>::max();  // the class's
+        // The rank of the opponent class whose block this is.
+        uint32_t rank = std::numeric_limits<uint32_t>::max();
         std::vector<ClosingMill> mills;  // none when closing one is a quiet move
     };
 
@@ -795,6 +800,8 @@ class UnitSolver {
 
     // Other threads may write states while a layer is read (a sector whose
     // quiet moves lead into itself): reads and writes are atomic, relaxed.
+    // What they write in layer d, decided(d + 1) or a smaller counter, counts
+    // the same as what it replaces, so a state read twice counts once.
     static uint16_t load(uint16_t& state) {
         return std::atomic_ref<uint16_t>(state).load(std::memory_order_relaxed);
     }
@@ -802,6 +809,7 @@ class UnitSolver {
     // layer d: in a layer of losses (d even), being one of them (the position
     // wins); otherwise, not being known yet as the opponent's win.
     static bool counts(uint16_t after, int d) {
+        static_assert(state::kDecided % 2 == 0, "a decided state's parity is its distance's");
         if (d % 2 == 0) return after == state::decided(d);
         // Whether a successor is decided is data: no branch on it. Below
         // kDecided the difference wraps past every distance.
