@@ -65,6 +65,9 @@ inline constexpr auto binomial = [] {
 // have consecutive ranks, so Gosper's next-combination walks them in order.
 class ColexRanker {
   public:
+    // Sets of points below this rank: three bytes of tables (see byte_sum).
+    static constexpr int kPoints = 24;
+
     constexpr ColexRanker() {
         for (int value = 0; value < 256; ++value) {
             low_[value] = byte_sum(0, 0, value);
@@ -130,11 +133,10 @@ class ExchangeTable {
     }
 
   private:
-    // Checked before anything is allocated: the colex ranker covers 24
-    // points, and ranks are stored in 16 bits.
+    // Checked before anything is allocated: the colex ranker covers
+    // ColexRanker::kPoints points, and ranks are stored in 16 bits.
     static size_t exchanges(int n, int k) {
-        constexpr int kMaxPoints = 24;
-        if (k < 0 || k > n || n > kMaxPoints || binomial[n][k] > uint64_t{1} << 16)
+        if (k < 0 || k > n || n > ColexRanker::kPoints || binomial[n][k] > uint64_t{1} << 16)
             throw std::invalid_argument("exchange table: no table for these sizes");
         return static_cast<size_t>(k) * static_cast<size_t>(n - k);
     }

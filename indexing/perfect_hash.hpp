@@ -27,6 +27,8 @@
 
 namespace morris {
 
+static_assert(kMaxPoints <= ColexRanker::kPoints, "the colex ranker must cover every board");
+
 // Classes of point sets under a board's symmetry group, for every set size.
 // Within a size, classes are ranked asymmetric ones first (those whose
 // representative only the identity fixes), each group by representative.

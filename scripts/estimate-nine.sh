@@ -10,8 +10,9 @@
 #   scripts/estimate-nine.sh DB [THREADS]     # 13-16 minutes with 2 threads
 #
 # The sample spans both phases and the sizes of units, from 51 million to
-# 592 million positions. This machine's speed drifts between hours: compare
-# estimates taken back to back.
+# 592 million positions. This machine's speed drifts by 10-25% between hours,
+# so an estimate says little about one change: compare two builds with
+# scripts/compare-builds.sh, which runs them side by side.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=${1:?usage: scripts/estimate-nine.sh DB [THREADS]}
