@@ -15,7 +15,8 @@ Position start_position(const Variant& variant) {
 
 bool is_valid(const Variant& v, const Position& p) {
     if ((p.stones[white] & p.stones[black]) || (p.occupied() & ~v.board->all())) return false;
-    if (p.total(white) > v.stones || p.total(black) > v.stones || p.total(p.other()) < 3)
+    if (p.total(white) > v.stones || p.total(black) > v.stones ||
+        p.total(p.other()) < kFewestStones)
         return false;
     if (v.rules.placement == Placement::place_only) {
         const bool both_empty = p.in_hand[white] == 0 && p.in_hand[black] == 0;
@@ -36,7 +37,7 @@ std::string invalid_reason(const Variant& v, const Position& p) {
                    " stones on board and in hand, more than the " + std::to_string(v.stones) +
                    " of " + v.name;
     }
-    if (p.total(p.other()) < 3)
+    if (p.total(p.other()) < kFewestStones)
         return std::string(names[p.other()]) +
                ", not to move, has fewer than 3 stones: the game ended a turn earlier";
     if (v.rules.placement == Placement::place_only) {

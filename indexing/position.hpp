@@ -12,6 +12,9 @@
 
 namespace morris {
 
+// A side with fewer stones than this, on the board and in hand, has lost (SPEC §3).
+inline constexpr int kFewestStones = 3;
+
 enum Colour : uint8_t { white = 0, black = 1 };
 inline Colour opponent(Colour c) { return static_cast<Colour>(c ^ 1); }
 

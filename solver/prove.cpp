@@ -298,12 +298,12 @@ class PlacementSearch {
     // hint (nothing when the sector file is missing: placement sectors are
     // optional for the proof).
     std::optional<int> rating(const Position& p) {
-        if (p.total(p.side) < 3) return -1;
+        if (p.total(p.side) < kFewestStones) return -1;
         return values_.score_at(values_.place(p));
     }
 
     int leaf(const Position& p) {
-        if (p.total(p.side) < 3) return -1;
+        if (p.total(p.side) < kFewestStones) return -1;
         leaf_probes_.fetch_add(1, std::memory_order_relaxed);
         const std::optional<int> s = values_.score_at(values_.place(p));
         if (!s) throw DatabaseError(values_.missing(p));

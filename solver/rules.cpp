@@ -39,7 +39,7 @@ Bitboard removable(const Variant& v, Bitboard opponent_stones) {
 }
 
 Status status(const Variant& v, const Position& p) {
-    if (p.total(p.side) < 3) return Status::loss;
+    if (p.total(p.side) < kFewestStones) return Status::loss;
     if (has_turn(v, p)) return Status::playing;
     bool full = (p.occupied() | ~v.board->all()) == ~0u;
     return full && v.rules.full_board == FullBoard::draw ? Status::draw : Status::loss;

@@ -212,7 +212,7 @@ void visit_placements(const Variant& v, const Position& p, LazyRemovable& remova
 template <typename Visit>
 void for_each_turn(const Variant& v, const Position& p, Visit&& visit) {
     using namespace turn_generation;
-    if (p.total(p.side) < 3) return;  // lost already
+    if (p.total(p.side) < kFewestStones) return;  // lost already
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
     LazyRemovable removable_now(v, p.stones[p.other()]);
@@ -235,7 +235,7 @@ template <typename Visit>
 QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit) {
     using namespace turn_generation;
     QuietTurns quiet;
-    if (p.total(p.side) < 3) return quiet;  // lost already
+    if (p.total(p.side) < kFewestStones) return quiet;  // lost already
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
     const Bitboard empty = board.all() & ~p.occupied();
@@ -273,7 +273,7 @@ QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit
 template <typename Visit>
 void for_each_quiet_move(const Variant& v, const Position& p, Visit&& visit) {
     using namespace turn_generation;
-    if (p.total(p.side) < 3 || !may_move(v, p)) return;  // lost, or only placements
+    if (p.total(p.side) < kFewestStones || !may_move(v, p)) return;  // lost, or only placements
     const Board& board = *v.board;
     const Bitboard own = p.stones[p.side];
     // With something removable, moves to points where a mill could close
@@ -306,7 +306,7 @@ void for_each_unmove(const Variant& v, const Position& p, Visit&& visit) {
     // the counts, hands and side, hence the validity.
     Position mover_to_move = p;
     mover_to_move.side = mover;
-    if (!may_move(v, mover_to_move) || mover_to_move.total(mover) < 3 ||
+    if (!may_move(v, mover_to_move) || mover_to_move.total(mover) < kFewestStones ||
         !is_valid(v, mover_to_move))
         return;
     const Bitboard empty = board.all() & ~p.occupied();

@@ -4,6 +4,8 @@
 #include <functional>
 #include <set>
 
+#include "indexing/position.hpp"
+
 namespace morris {
 namespace {
 
@@ -77,7 +79,6 @@ std::vector<std::vector<SectorKey>> units_in_order(const SectorGraph& g) {
 }  // namespace
 
 bool is_lost_sector(const SectorKey& k) {
-    constexpr int kFewestStones = 3;
     return k.mover_on_board + k.mover_in_hand < kFewestStones;
 }
 
@@ -88,7 +89,6 @@ Colour side_to_move(const Variant& v, const SectorKey& k) {
 }
 
 bool is_valid_sector(const Variant& v, const SectorKey& k) {
-    constexpr int kFewestStones = 3;
     const int mover = k.mover_on_board + k.mover_in_hand;
     const int opponent = k.opponent_on_board + k.opponent_in_hand;
     if (k.mover_on_board + k.opponent_on_board > v.board->points) return false;

@@ -79,7 +79,7 @@ class SolvedSectors {
     }
 
     Outcome lookup(const Position& p) const {
-        if (p.total(p.side) < 3) return {Value::loss, 0};
+        if (p.total(p.side) < kFewestStones) return {Value::loss, 0};
         const Table& t = table_of(p);
         return decode(t.entries[t.index->index(stones_of(p))]);
     }
@@ -338,6 +338,7 @@ class UnitSolver {
             const UnitSector& sector = sectors_[s];
             const SectorIndex& index = *sector.index;
             const bool by_opponent = sector.key.mover_in_hand > 0;
+            const bool grouped = settles_by_group(sector.key);
             const uint32_t groups =
                 by_opponent ? index.opponent_class_count() : index.block_count();
             const uint32_t per_chunk = by_opponent ? kClassesPerChunk : blocks_per_chunk(index);
@@ -361,7 +362,10 @@ class UnitSolver {
                         if (++batch.count == Batch::kSize) settle(batch);
                         ++visited;
                     };
-                    if (by_opponent)
+                    if (grouped)
+                        for (uint32_t c = first; c < last; ++c)
+                            visited += settle_placement_group(sector, c, batch);
+                    else if (by_opponent)
                         index.for_each_by_opponent(first, last, visit);
                     else
                         index.for_each_in_blocks(first, last, visit);
@@ -376,6 +380,131 @@ class UnitSolver {
                     undecided_[s] += batch.undecided;
                 }
             }
+        }
+    }
+
+    // A sector a placement sector's turns lead into, found among the solved
+    // ones when a turn first does: the sector graph leaves out sectors no
+    // turn reaches. None where the opponent is left with fewer stones than
+    // it needs: it has lost.
+    class PlacementTarget {
+      public:
+        PlacementTarget(const SectorKey& from, int theirs_on_board)
+            : key_{static_cast<uint8_t>(theirs_on_board),
+                   static_cast<uint8_t>(from.mover_on_board + 1), from.opponent_in_hand,
+                   static_cast<uint8_t>(from.mover_in_hand - 1)},
+              lost_(theirs_on_board + from.opponent_in_hand < kFewestStones) {}
+        // Null when the opponent has lost.
+        const SolvedSectors::Table* get(const SolvedSectors& solved) {
+            if (!table_ && !lost_) table_ = &solved.table(key_);
+            return table_;
+        }
+
+      private:
+        SectorKey key_;
+        bool lost_;
+        const SolvedSectors::Table* table_ = nullptr;
+    };
+    struct PlacementTargets {
+        PlacementTarget quiet, removal;  // after a turn that removes nothing, and one stone
+    };
+    static PlacementTargets placement_targets(const SectorKey& k) {
+        return {{k, k.opponent_on_board}, {k, k.opponent_on_board - 1}};
+    }
+
+    // Whether a sector's positions may be settled a group at a time: every
+    // turn is a placement, which leaves the unit and removes at most one
+    // stone, and the side to move has not lost for want of stones.
+    bool settles_by_group(const SectorKey& k) const {
+        return only_placements_ && variant_.rules.double_mill == DoubleMill::one &&
+               k.mover_on_board + k.mover_in_hand >= kFewestStones;
+    }
+
+    // Settles the positions whose opponent's stones are the representative
+    // of opponent class c and returns how many there are. They share the
+    // blocks all their turns lead into: a placement that closes no mill
+    // leads into the block of the opponent's class, one that removes stone r
+    // into the block of the class of the opponent's stones less r. Those
+    // classes are worked out here, once, rather than once per turn; the
+    // turns are those of for_each_loud_turn, which settle visits one by one.
+    uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch) {
+        const SectorIndex& index = *sector.index;
+        const Board& board = *variant_.board;
+        const Bitboard opponent = classes_.representatives(sector.key.opponent_on_board)[c];
+        const Bitboard free = board.all() & ~opponent;
+        const SymmetryClasses::Class quiet_class = classes_.class_of(opponent);
+        struct Removal {
+            SymmetryClasses::Class mover_class;  // of the successor: the opponent less a stone
+            Bitboard mine;                       // our stones seen by its symmetry
+        };
+        std::array<Removal, kMaxPoints> removals;
+        int removal_count = 0;
+        std::array<uint64_t, kMaxPoints * kMaxPoints> removal_slots;
+        for (Bitboard r = removable(variant_, opponent); r; r &= r - 1)
+            removals[removal_count++].mover_class = classes_.class_of(opponent & ~(r & -r));
+        PlacementTargets targets = placement_targets(sector.key);
+        uint64_t visited = 0;
+        index.for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
+            const Bitboard mine = stones.mover;
+            const Bitboard empty = free & ~mine;
+            // With nothing to remove, a placement that closes a mill is as quiet as any.
+            const Bitboard closing =
+                removal_count ? turn_generation::closing_points(board, mine, empty) : 0;
+            Summary summary;
+            // The removals' successors are spread over their blocks: rank
+            // and prefetch them first, then read the quiet placements'
+            // (near each other for neighbouring positions) while they load.
+            const Bitboard loud = empty & closing;
+            const SolvedSectors::Table* after_removal =
+                loud ? targets.removal.get(solved_) : nullptr;
+            int lookups = 0;
+            if (after_removal) {
+                for (int k = 0; k < removal_count; ++k)
+                    removals[k].mine = classes_.transform(mine, removals[k].mover_class.symmetry);
+                for (Bitboard to = loud; to; to &= to - 1) {
+                    const int t = std::countr_zero(to);
+                    for (int k = 0; k < removal_count; ++k) {
+                        const Removal& r = removals[k];
+                        const Bitboard after =
+                            r.mine | classes_.transform_point(t, r.mover_class.symmetry);
+                        const uint64_t at =
+                            after_removal->index->index_transformed(r.mover_class, after);
+                        __builtin_prefetch(&after_removal->entries[at]);
+                        removal_slots[lookups++] = at;
+                    }
+                }
+            }
+            settle_quiet(targets.quiet, quiet_class, mine, empty & ~closing, summary);
+            summary.turns += std::popcount(loud) * removal_count;
+            if (loud && !after_removal) summary.add_their_loss_for_want_of_stones();
+            for (int k = 0; k < lookups; ++k) summary.add(after_removal->entries[removal_slots[k]]);
+            // conclude looks at the position only when it has no turn.
+            const Position p =
+                summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
+            conclude(sector.offset + i, p, summary, batch);
+            ++visited;
+        });
+        return visited;
+    }
+
+    // Placements on `points` that close no mill, by a mover with stones
+    // `mine`, into the block of `theirs`'s class in `table`.
+    void settle_quiet(PlacementTarget& target, const SymmetryClasses::Class& theirs, Bitboard mine,
+                      Bitboard points, Summary& summary) const {
+        if (!points) return;
+        summary.turns += std::popcount(points);
+        const SolvedSectors::Table* table = target.get(solved_);
+        if (!table) {
+            summary.add_their_loss_for_want_of_stones();
+            return;
+        }
+        // The successor's opponent is the mover plus the placed stone: take
+        // the mover's image once, and add each point's.
+        const Bitboard seen = classes_.transform(mine, theirs.symmetry);
+        for (; points; points &= points - 1) {
+            const Bitboard after =
+                seen | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
+            summary.add(table->entries[table->index->index_transformed(theirs, after)]);
         }
     }
 
@@ -408,7 +537,7 @@ class UnitSolver {
                 for (int8_t r : t.removed)
                     if (r >= 0) theirs &= ~(1u << r);
                 const int theirs_on_board = std::popcount(theirs);
-                if (theirs_on_board + theirs_in_hand < 3) {
+                if (theirs_on_board + theirs_in_hand < kFewestStones) {
                     summary.add_their_loss_for_want_of_stones();
                     return;
                 }
@@ -442,7 +571,7 @@ class UnitSolver {
         const Stones before = stones_of(p);
         const int theirs_in_hand = p.in_hand[p.other()];
         summary.turns += std::popcount(points);
-        if (std::popcount(before.opponent) + theirs_in_hand < 3) {
+        if (std::popcount(before.opponent) + theirs_in_hand < kFewestStones) {
             summary.add_their_loss_for_want_of_stones();
             return;
         }
