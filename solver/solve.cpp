@@ -445,6 +445,10 @@ class UnitSolver {
         PlacementTargets targets = placement_targets(sector.key);
         uint64_t visited = 0;
         index.for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
+            // Positions walked by opponent are scattered over the sector:
+            // load the state's line now, to be written once settled. A store
+            // that misses the cache holds up every store behind it.
+            __builtin_prefetch(&state_[sector.offset + i], 1);
             const Bitboard mine = stones.mover;
             const Bitboard empty = free & ~mine;
             // With nothing to remove, a placement that closes a mill is as quiet as any.
@@ -567,28 +571,10 @@ class UnitSolver {
     // sector (the block of the opponent's stones, which the batch's
     // positions share), so their values are read at once, in cache.
     void settle_quiet_placements(const Position& p, Bitboard points, Summary& summary,
-                                 Batch& batch) {
+                                 Batch& batch) const {
         const Stones before = stones_of(p);
-        const int theirs_in_hand = p.in_hand[p.other()];
-        summary.turns += std::popcount(points);
-        if (std::popcount(before.opponent) + theirs_in_hand < kFewestStones) {
-            summary.add_their_loss_for_want_of_stones();
-            return;
-        }
-        const SectorKey key{static_cast<uint8_t>(std::popcount(before.opponent)),
-                            static_cast<uint8_t>(std::popcount(before.mover) + 1),
-                            static_cast<uint8_t>(theirs_in_hand),
-                            static_cast<uint8_t>(p.in_hand[p.side] - 1)};
-        const SolvedSectors::Table& table = batch.tables.get(key, solved_);
-        const SymmetryClasses::Class& theirs = batch.classes.get(before.opponent);
-        // The successor's opponent is the mover plus the placed stone: take
-        // the mover's image once, and add each point's.
-        const Bitboard mine = classes_.transform(before.mover, theirs.symmetry);
-        for (; points; points &= points - 1) {
-            const Bitboard after =
-                mine | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
-            summary.add(table.entries[table.index->index_transformed(theirs, after)]);
-        }
+        PlacementTarget target(sector_of(p), std::popcount(before.opponent));
+        settle_quiet(target, batch.classes.get(before.opponent), before.mover, points, summary);
     }
 
     void conclude(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
