@@ -296,7 +296,13 @@ class SectorIndex {
     bool is_full_block(uint32_t block) const { return block < asymmetric_count_; }
     uint32_t slot_in_full_block(const SymmetryClasses::Class& mover_class,
                                 Bitboard opponent) const {
-        return colex().rank(extract_bits(opponent, all_ & ~mover_class.representative));
+        return colex().rank(packed_in_full_block(mover_class, opponent));
+    }
+    // The opponent's stones packed to the full block's free points (the
+    // board's points less the mover class's representative), as ranked.
+    uint32_t packed_in_full_block(const SymmetryClasses::Class& mover_class,
+                                  Bitboard opponent) const {
+        return extract_bits(opponent, all_ & ~mover_class.representative);
     }
 
   private:

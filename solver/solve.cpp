@@ -505,6 +505,18 @@ class UnitSolver {
         // The successor's opponent is the mover plus the placed stone: take
         // the mover's image once, and add each point's.
         const Bitboard seen = classes_.transform(mine, theirs.symmetry);
+        const SectorIndex& index = *table->index;
+        if (index.is_full_block(theirs.rank)) {
+            // Slots are colex ranks of the packed stones: rank the mover's
+            // once, and each with one placed stone more from it.
+            const RanksWithOneMore ranks(index.packed_in_full_block(theirs, seen));
+            const Entry* block = table->entries.data() + index.block_begin(theirs.rank);
+            for (Bitboard packed = index.packed_in_full_block(
+                     theirs, classes_.transform(points, theirs.symmetry));
+                 packed; packed &= packed - 1)
+                summary.add(block[ranks.rank_with(std::countr_zero(packed))]);
+            return;
+        }
         for (; points; points &= points - 1) {
             const Bitboard after =
                 seen | classes_.transform_point(std::countr_zero(points), theirs.symmetry);

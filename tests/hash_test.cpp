@@ -184,6 +184,28 @@ TEST(Hash, ExchangeTablesListEverySubsetOneExchangeAway) {
     }
 }
 
+// Independent of the colex ranker: a set's colex rank is its place among the
+// sets of its size in increasing integer order.
+TEST(Hash, RanksWithOneMoreAreThePlacesOfTheLargerSets) {
+    constexpr int n = 14;
+    std::vector<uint32_t> place(uint32_t{1} << n);
+    std::vector<uint32_t> sets_of_size(n + 1, 0);
+    for (uint32_t set = 0; set < place.size(); ++set)
+        place[set] = sets_of_size[std::popcount(set)]++;
+    int checked = 0;
+    for (uint32_t set = 0; set < place.size(); ++set) {
+        const RanksWithOneMore ranks(set);
+        for (int point = 0; point < n; ++point) {
+            if (set >> point & 1) continue;
+            ASSERT_EQ(ranks.rank_with(point), place[set | uint32_t{1} << point])
+                << "set " << set << " point " << point;
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked,
+              n << (n - 1));  // every (set, point) pair: each point is out of half the sets
+}
+
 // Independent of the colex ranker: the index walk deposits Gosper's subsets,
 // so the r-th position of a full block must have slot r.
 TEST(Hash, FullBlockSlotsAreWhereTheIndexWalkPutsPositions) {
