@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <bit>
 #include <random>
 #include <vector>
 
@@ -80,6 +81,35 @@ void BM_IndexEnumerate(benchmark::State& state) {
     state.SetItemsProcessed(static_cast<int64_t>(visited));
 }
 BENCHMARK(BM_IndexEnumerate)->Args({8, 8})->Args({9, 9})->Args({3, 9});
+
+// Ranking the successors of placements into one full block, as a placement
+// sector's first pass does: the opponent's 5 stones fix the block, whose 19
+// free points hold the mover's 6 stones and one placed. Arg 0 packs and
+// ranks each successor anew; arg 1 ranks the mover's stones once and each
+// successor from them (RanksWithOneMore).
+void BM_RankPlacements(benchmark::State& state) {
+    const auto samples = random_stones(6, 5);
+    const Bitboard all = find_board("b24")->all();
+    const bool incremental = state.range(0) == 1;
+    size_t i = 0;
+    for (auto _ : state) {
+        const Stones& s = samples[i];
+        const Bitboard free = all & ~s.opponent, empty = free & ~s.mover;
+        uint32_t sum = 0;
+        if (incremental) {
+            const RanksWithOneMore ranks(extract_bits(s.mover, free));
+            for (uint32_t e = extract_bits(empty, free); e; e &= e - 1)
+                sum += ranks.rank_with(std::countr_zero(e));
+        } else {
+            for (Bitboard e = empty; e; e &= e - 1)
+                sum += colex().rank(extract_bits(s.mover | (e & -e), free));
+        }
+        benchmark::DoNotOptimize(sum);
+        i = (i + 1) & (kSamples - 1);
+    }
+    state.SetItemsProcessed(state.iterations() * (24 - 6 - 5));
+}
+BENCHMARK(BM_RankPlacements)->Arg(0)->Arg(1);
 
 void BM_IndexTablesBuild(benchmark::State& state) {
     const Board& board = *find_board("b24");
