@@ -331,6 +331,11 @@ class UnitSolver {
         std::vector<Lookup> lookups;
         Layers decided, candidates;
         uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
+        struct Settled {
+            UnitPosition u;
+            uint16_t state;
+        };
+        std::vector<Settled> settled;  // by a placement group, to be written
         TableCache tables;
         ClassCache classes;
     };
@@ -455,10 +460,6 @@ class UnitSolver {
         PlacementTargets targets = placement_targets(sector.key);
         uint64_t visited = 0;
         index.for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
-            // Positions walked by opponent are scattered over the sector:
-            // load the state's line now, to be written once settled. A store
-            // that misses the cache holds up every store behind it.
-            __builtin_prefetch(&state_[sector.offset + i], 1);
             const Bitboard mine = stones.mover;
             const Bitboard empty = free & ~mine;
             // With nothing to remove, a placement that closes a mill is as quiet as any.
@@ -492,13 +493,29 @@ class UnitSolver {
             summary.turns += std::popcount(loud) * removal_count;
             if (loud && !after_removal) summary.add_their_loss_for_want_of_stones();
             for (int k = 0; k < lookups; ++k) summary.add(after_removal->entries[removal_slots[k]]);
-            // conclude looks at the position only when it has no turn.
-            const Position p =
-                summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
-            conclude(sector.offset + i, p, summary, batch);
+            const uint64_t u = sector.offset + i;
+            if (summary.turns == 0)
+                conclude(u, position_of(sector.key, stones, sector.side), summary, batch);
+            else
+                batch.settled.push_back({static_cast<UnitPosition>(u), final_state(summary)});
             ++visited;
         });
+        write_settled(batch);
         return visited;
+    }
+
+    // Writes the states a placement group settled. They are scattered over
+    // the unit: written while the group's successor blocks are read, their
+    // lines would push those blocks out of the cache. Here nothing else
+    // competes, and each line is loaded well before it is written.
+    void write_settled(Batch& batch) {
+        constexpr size_t kAhead = 16;
+        const auto& settled = batch.settled;
+        for (size_t k = 0; k < settled.size(); ++k) {
+            if (k + kAhead < settled.size()) __builtin_prefetch(&state_[settled[k + kAhead].u], 1);
+            state_[settled[k].u] = settled[k].state;
+        }
+        batch.settled.clear();
     }
 
     // Placements on `points` that close no mill, by a mover with stones
@@ -599,6 +616,13 @@ class UnitSolver {
         settle_quiet(target, batch.classes.get(before.opponent), before.mover, points, summary);
     }
 
+    // The state of a position with turns all of whose successors are solved.
+    static uint16_t final_state(const Summary& s) {
+        return s.best_win() > 0 ? state::decided(s.best_win())
+               : s.draw         ? state::kCannotLose
+                                : state::decided(s.floor());
+    }
+
     void conclude(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
         if (s.turns == 0) {
             if (status(variant_, p) == Status::loss) {
@@ -611,10 +635,7 @@ class UnitSolver {
             return;
         }
         if (only_placements_) {
-            // Every successor is solved: the position's value is final.
-            state_[u] = s.best_win() > 0 ? state::decided(s.best_win())
-                        : s.draw         ? state::kCannotLose
-                                         : state::decided(s.floor());
+            state_[u] = final_state(s);
             return;
         }
         // Read before writing: after the first position most find it set.
