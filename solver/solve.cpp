@@ -494,10 +494,10 @@ class UnitSolver {
             if (loud && !after_removal) summary.add_their_loss_for_want_of_stones();
             for (int k = 0; k < lookups; ++k) summary.add(after_removal->entries[removal_slots[k]]);
             const uint64_t u = sector.offset + i;
-            if (summary.turns == 0)
-                conclude(u, position_of(sector.key, stones, sector.side), summary, batch);
-            else
-                batch.settled.push_back({static_cast<UnitPosition>(u), final_state(summary)});
+            const Position p =
+                summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
+            batch.settled.push_back(
+                {static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
             ++visited;
         });
         write_settled(batch);
@@ -624,43 +624,44 @@ class UnitSolver {
     }
 
     void conclude(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
+        state_[u] = concluded(u, p, s, batch);
+    }
+
+    // The state of position u as its summary leaves it, entered in the
+    // batch's layers and counts (p is looked at only when it has no turn).
+    uint16_t concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
         if (s.turns == 0) {
             if (status(variant_, p) == Status::loss) {
-                state_[u] = state::decided(0);
                 append(batch.decided, 0, u);
-            } else {
-                state_[u] = state::kCannotLose;  // a draw by the full-board rule
-                ++batch.undecided;
+                return state::decided(0);
             }
-            return;
+            ++batch.undecided;
+            return state::kCannotLose;  // a draw by the full-board rule
         }
-        if (only_placements_) {
-            state_[u] = final_state(s);
-            return;
-        }
+        if (only_placements_) return final_state(s);
         // Read before writing: after the first position most find it set.
         if (s.internal > 0 && !has_internal_turns_.load(std::memory_order_relaxed))
             has_internal_turns_.store(true, std::memory_order_relaxed);
         batch.internal_turns += s.internal;
         ++batch.undecided;        // unless it is decided below
         if (s.best_win() == 1) {  // no win is shorter: settled now
-            state_[u] = state::decided(1);
             append(batch.decided, 1, u);
             --batch.undecided;
-        } else if (s.best_win() > 0) {
-            state_[u] = state::kCannotLose;
+            return state::decided(1);
+        }
+        if (s.best_win() > 0) {
             append(batch.candidates, s.best_win(), u);
-        } else if (s.draw) {
-            state_[u] = state::kCannotLose;
-        } else if (s.internal == 0) {
-            state_[u] = state::decided(s.floor());
+            return state::kCannotLose;
+        }
+        if (s.draw) return state::kCannotLose;
+        if (s.internal == 0) {
             append(batch.decided, s.floor(), u);
             --batch.undecided;
-        } else if (s.internal <= state::kMaxCounter && s.floor() <= state::kMaxFloor) {
-            state_[u] = state::undecided(s.internal, s.floor());
-        } else {
-            out_of_range_ = true;
+            return state::decided(s.floor());
         }
+        if (s.internal > state::kMaxCounter || s.floor() > state::kMaxFloor)
+            out_of_range_ = true;  // run() fails
+        return state::undecided(s.internal, s.floor());
     }
 
     // Layer by layer in distance: a loss at d makes its predecessors wins at
