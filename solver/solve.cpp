@@ -346,13 +346,15 @@ class UnitSolver {
     // of a solved sector per class. A sector that only moves reads nothing
     // for its quiet moves, which it counts: it walks in index order, writing
     // its states in sequence and ranking no position; only its moves that
-    // close a mill read solved sectors, at random.
+    // close a mill read solved sectors, at random. On a crowded board, where
+    // those are many, it walks by opponent too (moves_by_group).
     void first_pass() {
         Progress progress(label("first pass"), size_, progress_);
         for (size_t s = 0; s < sectors_.size(); ++s) {
             const UnitSector& sector = sectors_[s];
             const SectorIndex& index = *sector.index;
-            const bool by_opponent = sector.key.mover_in_hand > 0;
+            const bool moving_groups = moves_by_group(sector.key);
+            const bool by_opponent = sector.key.mover_in_hand > 0 || moving_groups;
             const bool grouped = settles_by_group(sector.key);
             const uint32_t groups =
                 by_opponent ? index.opponent_class_count() : index.block_count();
@@ -380,6 +382,9 @@ class UnitSolver {
                     if (grouped)
                         for (uint32_t c = first; c < last; ++c)
                             visited += settle_placement_group(sector, c, batch);
+                    else if (moving_groups)
+                        for (uint32_t c = first; c < last; ++c)
+                            visited += settle_moving_group(sector, c, batch);
                     else if (by_opponent)
                         index.for_each_by_opponent(first, last, visit);
                     else
@@ -398,16 +403,16 @@ class UnitSolver {
         }
     }
 
-    // A sector a placement sector's turns lead into, found among the solved
-    // ones when a turn first does: the sector graph leaves out sectors no
-    // turn reaches. None where the opponent is left with fewer stones than
-    // it needs: it has lost.
-    class PlacementTarget {
+    // A sector a sector's turns lead into, found among the solved ones when
+    // a turn first does: the sector graph leaves out sectors no turn
+    // reaches. None where the opponent is left with fewer stones than it
+    // needs: it has lost.
+    class TurnTarget {
       public:
-        PlacementTarget(const SectorKey& from, int theirs_on_board)
+        TurnTarget(const SectorKey& from, int theirs_on_board, bool placement)
             : key_{static_cast<uint8_t>(theirs_on_board),
-                   static_cast<uint8_t>(from.mover_on_board + 1), from.opponent_in_hand,
-                   static_cast<uint8_t>(from.mover_in_hand - 1)},
+                   static_cast<uint8_t>(from.mover_on_board + placement), from.opponent_in_hand,
+                   static_cast<uint8_t>(from.mover_in_hand - placement)},
               lost_(theirs_on_board + from.opponent_in_hand < kFewestStones) {}
         // Null when the opponent has lost.
         const SolvedSectors::Table* get(const SolvedSectors& solved) {
@@ -421,10 +426,10 @@ class UnitSolver {
         const SolvedSectors::Table* table_ = nullptr;
     };
     struct PlacementTargets {
-        PlacementTarget quiet, removal;  // after a turn that removes nothing, and one stone
+        TurnTarget quiet, removal;  // after a placement that removes nothing, and one stone
     };
     static PlacementTargets placement_targets(const SectorKey& k) {
-        return {{k, k.opponent_on_board}, {k, k.opponent_on_board - 1}};
+        return {{k, k.opponent_on_board, true}, {k, k.opponent_on_board - 1, true}};
     }
 
     // Whether a sector's positions may be settled a group at a time: every
@@ -518,9 +523,70 @@ class UnitSolver {
         batch.settled.clear();
     }
 
+    // Whether a sector that only moves walks by opponent, a group at a time
+    // (settle_moving_group), rather than in index order: when stones cover
+    // two thirds of the board or more. There moves close mills often enough
+    // that keeping their lookups in a few blocks per group outweighs the
+    // walk's scattered state writes; on nine, 8-8 is 6% and 9-9 10% faster
+    // by group, 7-7 the same, 6-6 16% slower.
+    bool moves_by_group(const SectorKey& k) const {
+        const int crowded_stones = (2 * variant_.board->points + 2) / 3;
+        return k.mover_in_hand == 0 && variant_.rules.double_mill == DoubleMill::one &&
+               k.mover_on_board >= kFewestStones &&
+               k.mover_on_board + k.opponent_on_board >= crowded_stones;
+    }
+
+    // Settles the positions of a sector that moves whose opponent's stones
+    // are the representative of opponent class c, and returns how many there
+    // are. Moves that remove nothing stay in the unit and are counted; one
+    // that removes stone r leads into the block of the class of the
+    // opponent's stones less r, which the group shares: its lookups stay in
+    // a few blocks rather than missing the cache once each.
+    uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
+        const Bitboard opponent = classes_.representatives(sector.key.opponent_on_board)[c];
+        std::array<SymmetryClasses::Class, kMaxPoints> after_removing;  // by removed point
+        for (Bitboard r = removable(variant_, opponent); r; r &= r - 1)
+            after_removing[std::countr_zero(r)] = classes_.class_of(opponent & ~(r & -r));
+        TurnTarget removal(sector.key, sector.key.opponent_on_board - 1, false);
+        std::array<uint64_t, kMaxPoints * kMaxPoints> slots;
+        uint64_t visited = 0;
+        sector.index->for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
+            const Position p = position_of(sector.key, stones, sector.side);
+            Summary summary;
+            const SolvedSectors::Table* table = nullptr;
+            int lookups = 0;
+            const QuietTurns quiet = for_each_loud_turn(variant_, p, [&](const Turn& t) {
+                ++summary.turns;
+                if (t.removals() == 0) {
+                    ++summary.internal;
+                    return;
+                }
+                if (!(table = removal.get(solved_))) {
+                    summary.add_their_loss_for_want_of_stones();
+                    return;
+                }
+                const SymmetryClasses::Class& next = after_removing[t.removed[0]];
+                const Bitboard after = (stones.mover & ~(1u << t.from)) | 1u << t.to;
+                const uint64_t at =
+                    table->index->index_transformed(next, classes_.transform(after, next.symmetry));
+                __builtin_prefetch(&table->entries[at]);
+                slots[lookups++] = at;
+            });
+            summary.turns += quiet.moves;
+            summary.internal += quiet.moves;
+            for (int k = 0; k < lookups; ++k) summary.add(table->entries[slots[k]]);
+            const uint64_t u = sector.offset + i;
+            batch.settled.push_back(
+                {static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
+            ++visited;
+        });
+        write_settled(batch);
+        return visited;
+    }
+
     // Placements on `points` that close no mill, by a mover with stones
     // `mine`, into the block of `theirs`'s class in `table`.
-    void settle_quiet(PlacementTarget& target, const SymmetryClasses::Class& theirs, Bitboard mine,
+    void settle_quiet(TurnTarget& target, const SymmetryClasses::Class& theirs, Bitboard mine,
                       Bitboard points, Summary& summary) const {
         if (!points) return;
         summary.turns += std::popcount(points);
@@ -612,7 +678,7 @@ class UnitSolver {
     void settle_quiet_placements(const Position& p, Bitboard points, Summary& summary,
                                  Batch& batch) const {
         const Stones before = stones_of(p);
-        PlacementTarget target(sector_of(p), std::popcount(before.opponent));
+        TurnTarget target(sector_of(p), std::popcount(before.opponent), true);
         settle_quiet(target, batch.classes.get(before.opponent), before.mover, points, summary);
     }
 
