@@ -58,7 +58,7 @@ ProbeResult Database::probe(const Position& position) const {
     if (auto why = invalid_reason(variant_, position); !why.empty())
         return {{}, "invalid position: " + why};
     // The side to move with fewer than 3 stones has lost: no file holds these.
-    if (position.total(position.side) < 3) return {{Value::loss, 0}, ""};
+    if (position.total(position.side) < kFewestStones) return {{Value::loss, 0}, ""};
     try {
         const SectorKey key = sector_of(position);
         const SectorIndex& index =

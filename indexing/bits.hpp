@@ -105,9 +105,9 @@ inline const ColexRanker& colex() {
 }
 
 // The colex ranks of a set with one point more, for each point it lacks.
-// Adding point q below j of the set's elements moves every element above it
-// one place up in the sum, C(p_i, i+1) becoming C(p_i, i+2): with the sum
-// for each j worked out once, each rank is that sum plus C(q, j+1).
+// Adding point q, with j of the set's elements below it, moves every element
+// above it one place up in the sum, C(p_i, i+1) becoming C(p_i, i+2): with
+// the sum for each j worked out once, each rank is that sum plus C(q, j+1).
 class RanksWithOneMore {
   public:
     explicit RanksWithOneMore(uint32_t set) : set_(set) {

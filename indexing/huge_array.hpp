@@ -11,6 +11,7 @@
 #include <new>
 #include <span>
 #include <type_traits>
+#include <utility>
 
 namespace morris {
 
@@ -36,6 +37,15 @@ class HugeArray {
         if (!memory) throw std::bad_alloc();
         madvise(memory, bytes, MADV_HUGEPAGE);  // advice only: fine if refused
         data_.reset(static_cast<T*>(memory));
+    }
+
+    // Moved from, an array is empty.
+    HugeArray(HugeArray&& other) noexcept
+        : data_(std::move(other.data_)), size_(std::exchange(other.size_, 0)) {}
+    HugeArray& operator=(HugeArray&& other) noexcept {
+        data_ = std::move(other.data_);
+        size_ = std::exchange(other.size_, 0);
+        return *this;
     }
 
     T& operator[](size_t i) { return data_[i]; }

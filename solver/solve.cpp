@@ -335,7 +335,7 @@ class UnitSolver {
             UnitPosition u;
             uint16_t state;
         };
-        std::vector<Settled> settled;  // by a placement group, to be written
+        std::vector<Settled> settled;  // by a group, to be written
         TableCache tables;
         ClassCache classes;
     };
@@ -428,6 +428,8 @@ class UnitSolver {
     struct PlacementTargets {
         TurnTarget quiet, removal;  // after a placement that removes nothing, and one stone
     };
+    // With no opponent stone on the board nothing is removable, and the
+    // removal target (its count wrapped below zero) is never asked for.
     static PlacementTargets placement_targets(const SectorKey& k) {
         return {{k, k.opponent_on_board, true}, {k, k.opponent_on_board - 1, true}};
     }
@@ -509,7 +511,7 @@ class UnitSolver {
         return visited;
     }
 
-    // Writes the states a placement group settled. They are scattered over
+    // Writes the states a group settled. They are scattered over
     // the unit: written while the group's successor blocks are read, their
     // lines would push those blocks out of the cache. Here nothing else
     // competes, and each line is loaded well before it is written.
@@ -1303,22 +1305,25 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
 
         UnitSolver solver(v, unit, solved, options);
         solver.run();
-        const auto entries = solver.finish();
-        for (size_t s = 0; s < unit.size(); ++s) {
-            const auto path = options.directory / sector_file_name(v.name, unit[s]);
-            const SectorFileInfo written =
-                write_sector_file(path, v.name, v.rule_hash(), unit[s], entries[s]);
-            SectorReport r{.key = unit[s],
-                           .positions = entries[s].size(),
-                           .wins = written.wins,
-                           .draws = written.draws,
-                           .losses = written.losses,
-                           .bytes_on_disk = written.file_bytes};
-            r.seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-            r.peak_memory = peak_memory_bytes();
-            report(r);
-        }
+        {
+            const auto entries = solver.finish();
+            for (size_t s = 0; s < unit.size(); ++s) {
+                const auto path = options.directory / sector_file_name(v.name, unit[s]);
+                const SectorFileInfo written =
+                    write_sector_file(path, v.name, v.rule_hash(), unit[s], entries[s]);
+                SectorReport r{.key = unit[s],
+                               .positions = entries[s].size(),
+                               .wins = written.wins,
+                               .draws = written.draws,
+                               .losses = written.losses,
+                               .bytes_on_disk = written.file_bytes};
+                r.seconds =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
+                        .count();
+                r.peak_memory = peak_memory_bytes();
+                report(r);
+            }
+        }  // the spans of finish() end here: the entries may be kept below
         // The next unit often needs the sector just solved (the units come
         // in depth-first order): nine's run would otherwise read back 19 of
         // the 47 billion entries it loads. The next unit's keep_only drops

@@ -202,8 +202,19 @@ TEST(Hash, RanksWithOneMoreAreThePlacesOfTheLargerSets) {
             ++checked;
         }
     }
-    EXPECT_EQ(checked,
-              n << (n - 1));  // every (set, point) pair: each point is out of half the sets
+    // Every (set, point) pair: each point is out of half the sets.
+    EXPECT_EQ(checked, n << (n - 1));
+    // On a whole board, against the colex ranker: sets of up to 24 points.
+    std::mt19937 rng(7);
+    for (int sample = 0; sample < 20000; ++sample) {
+        const uint32_t set = static_cast<uint32_t>(rng()) & static_cast<uint32_t>(rng()) & 0xffffff;
+        const RanksWithOneMore ranks(set);
+        for (int point = 0; point < 24; ++point) {
+            if (set >> point & 1) continue;
+            ASSERT_EQ(ranks.rank_with(point), colex().rank(set | uint32_t{1} << point))
+                << "set " << set << " point " << point;
+        }
+    }
 }
 
 // Independent of the colex ranker: the index walk deposits Gosper's subsets,
