@@ -33,6 +33,14 @@ enum class Propagation {
     alternate,  // two layers pushed, two pulled, and so on: tests every hand-over
 };
 
+// How the first pass walks a sector that only moves. Both give the same
+// values; they differ in cost.
+enum class MovingWalk {
+    automatic,    // by opponent on a crowded board, in index order otherwise
+    index_order,  // states written in sequence, mill-closing moves read at random
+    by_opponent,  // mill-closing moves read a few blocks per group, states scattered
+};
+
 struct SolveOptions {
     std::filesystem::path directory;
     int threads = 0;                 // 0: OpenMP's default
@@ -42,6 +50,7 @@ struct SolveOptions {
     // 0 means 80% of the machine's memory.
     uint64_t memory_limit = 0;
     Propagation propagation = Propagation::automatic;  // the same files either way
+    MovingWalk moving_walk = MovingWalk::automatic;    // the same files either way
     // Called as each sector is written or found already written.
     std::function<void(const SectorReport&)> on_sector;
 };

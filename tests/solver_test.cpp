@@ -482,13 +482,15 @@ using morris::test_support::TempDir;
 
 std::vector<SectorReport> solve_into(const Variant& v, const fs::path& dir, int threads,
                                      std::vector<SectorKey> targets = {},
-                                     Propagation propagation = Propagation::automatic) {
+                                     Propagation propagation = Propagation::automatic,
+                                     MovingWalk moving_walk = MovingWalk::automatic) {
     SolveOptions options;
     options.directory = dir;
     options.threads = threads;
     options.targets = std::move(targets);
     options.progress = false;
     options.propagation = propagation;
+    options.moving_walk = moving_walk;
     return solve(v, options);
 }
 
@@ -750,6 +752,34 @@ TEST(SolverSlow, SevenNine43AndLasker3311AreTheSameHoweverLayersArePropagated) {
     expect_same_files_however_propagated(find_variant("nine"),
                                          {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
     expect_same_files_however_propagated(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
+}
+
+// The first pass walks a moving sector in index order or by opponent groups
+// (the automatic choice mixes them in six); Lasker's moving sectors have
+// stones in the opponent's hand.
+TEST(SolverSlow, MovingSectorsAreTheSameWalkedInIndexOrderOrByOpponent) {
+    auto expect_same_files_however_walked = [](const Variant& v,
+                                               const std::vector<SectorKey>& targets) {
+        TempDir in_order("in-order"), by_opponent("by-opponent"), automatic("automatic");
+        solve_into(v, in_order.path(), 2, targets, Propagation::automatic, MovingWalk::index_order);
+        solve_into(v, by_opponent.path(), 2, targets, Propagation::automatic,
+                   MovingWalk::by_opponent);
+        solve_into(v, automatic.path(), 2, targets);
+        const auto expected = directory_bytes(in_order.path());
+        EXPECT_GE(expected.size(), 3u);
+        for (const TempDir* other : {&by_opponent, &automatic}) {
+            const auto files = directory_bytes(other->path());
+            ASSERT_EQ(files.size(), expected.size());
+            for (const auto& [name, bytes] : expected)
+                EXPECT_TRUE(files.count(name) && bytes == files.at(name))
+                    << v.name << " " << name << " differs in " << other->path();
+        }
+    };
+    expect_same_files_however_walked(find_variant("five"), {});
+    expect_same_files_however_walked(find_variant("six"), {});
+    expect_same_files_however_walked(find_variant("nine"),
+                                     {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    expect_same_files_however_walked(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
 }
 
 // Pull reads a flying mover's turns from an exchange table, less the moves
