@@ -443,6 +443,16 @@ class UnitSolver {
                k.mover_on_board + k.mover_in_hand >= kFewestStones;
     }
 
+    // The opponent's stones a mill lets the mover remove, and by each
+    // removed point the class of those left: the successor's mover class.
+    Bitboard removal_classes(Bitboard opponent,
+                             std::array<SymmetryClasses::Class, kMaxPoints>& by_point) const {
+        const Bitboard choices = removable(variant_, opponent);
+        for (Bitboard r = choices; r; r &= r - 1)
+            by_point[std::countr_zero(r)] = classes_.class_of(opponent & ~(r & -r));
+        return choices;
+    }
+
     // Settles the positions whose opponent's stones are the representative
     // of opponent class c and returns how many there are. They share the
     // blocks all their turns lead into: a placement that closes no mill
@@ -456,15 +466,11 @@ class UnitSolver {
         const Bitboard opponent = classes_.representatives(sector.key.opponent_on_board)[c];
         const Bitboard free = board.all() & ~opponent;
         const SymmetryClasses::Class quiet_class = classes_.class_of(opponent);
-        struct Removal {
-            SymmetryClasses::Class mover_class;  // of the successor: the opponent less a stone
-            Bitboard mine;                       // our stones seen by its symmetry
-        };
-        std::array<Removal, kMaxPoints> removals;
-        int removal_count = 0;
+        std::array<SymmetryClasses::Class, kMaxPoints> after_removing;
+        const Bitboard removable_stones = removal_classes(opponent, after_removing);
+        const int removal_count = std::popcount(removable_stones);
+        std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
         std::array<uint64_t, kMaxPoints * kMaxPoints> removal_slots;
-        for (Bitboard r = removable(variant_, opponent); r; r &= r - 1)
-            removals[removal_count++].mover_class = classes_.class_of(opponent & ~(r & -r));
         PlacementTargets targets = placement_targets(sector.key);
         uint64_t visited = 0;
         index.for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
@@ -482,16 +488,18 @@ class UnitSolver {
                 loud ? targets.removal.get(solved_) : nullptr;
             int lookups = 0;
             if (after_removal) {
-                for (int k = 0; k < removal_count; ++k)
-                    removals[k].mine = classes_.transform(mine, removals[k].mover_class.symmetry);
+                for (Bitboard r = removable_stones; r; r &= r - 1) {
+                    const int k = std::countr_zero(r);
+                    mine_seen[k] = classes_.transform(mine, after_removing[k].symmetry);
+                }
                 for (Bitboard to = loud; to; to &= to - 1) {
                     const int t = std::countr_zero(to);
-                    for (int k = 0; k < removal_count; ++k) {
-                        const Removal& r = removals[k];
+                    for (Bitboard r = removable_stones; r; r &= r - 1) {
+                        const int k = std::countr_zero(r);
+                        const SymmetryClasses::Class& next = after_removing[k];
                         const Bitboard after =
-                            r.mine | classes_.transform_point(t, r.mover_class.symmetry);
-                        const uint64_t at =
-                            after_removal->index->index_transformed(r.mover_class, after);
+                            mine_seen[k] | classes_.transform_point(t, next.symmetry);
+                        const uint64_t at = after_removal->index->index_transformed(next, after);
                         __builtin_prefetch(&after_removal->entries[at]);
                         removal_slots[lookups++] = at;
                     }
@@ -549,9 +557,8 @@ class UnitSolver {
     // a few blocks rather than missing the cache once each.
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
         const Bitboard opponent = classes_.representatives(sector.key.opponent_on_board)[c];
-        std::array<SymmetryClasses::Class, kMaxPoints> after_removing;  // by removed point
-        for (Bitboard r = removable(variant_, opponent); r; r &= r - 1)
-            after_removing[std::countr_zero(r)] = classes_.class_of(opponent & ~(r & -r));
+        std::array<SymmetryClasses::Class, kMaxPoints> after_removing;
+        removal_classes(opponent, after_removing);
         TurnTarget removal(sector.key, sector.key.opponent_on_board - 1, false);
         std::array<uint64_t, kMaxPoints * kMaxPoints> slots;
         uint64_t visited = 0;
@@ -590,7 +597,7 @@ class UnitSolver {
     }
 
     // Placements on `points` that close no mill, by a mover with stones
-    // `mine`, into the block of `theirs`'s class in `table`.
+    // `mine`, into the block of `theirs`'s class in `target`.
     void settle_quiet(TurnTarget& target, const SymmetryClasses::Class& theirs, Bitboard mine,
                       Bitboard points, Summary& summary) const {
         if (!points) return;
@@ -618,7 +625,7 @@ class UnitSolver {
         for (; points; points &= points - 1) {
             const Bitboard after =
                 seen | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
-            summary.add(table->entries[table->index->index_transformed(theirs, after)]);
+            summary.add(table->entries[index.index_transformed(theirs, after)]);
         }
     }
 
