@@ -239,15 +239,6 @@ class SectorIndex {
         return index_transformed(mover_class,
                                  classes_->transform(stones.opponent, mover_class.symmetry));
     }
-    // The index of the position whose mover's stones are those of `mover`
-    // with the stone on `out` moved to `in`, and whose opponent's stones are
-    // those of `opponent`: the propagation's predecessors.
-    uint64_t index_moved(const SymmetryClasses::SetImages& mover, int out, int in,
-                         const SymmetryClasses::SetImages& opponent) const {
-        const SymmetryClasses::Class mover_class = classes_->class_of_moved(mover, out, in);
-        return index_transformed(mover_class,
-                                 SymmetryClasses::image(opponent, mover_class.symmetry));
-    }
     // The index given the mover's class and the opponent's stones moved by
     // the same symmetry.
     uint64_t index_transformed(const SymmetryClasses::Class& mover_class, Bitboard opponent) const {

@@ -33,8 +33,8 @@ constexpr uint64_t kPositionsPerChunk = 1 << 16;
 // Less work than this runs on one thread: starting and joining a team costs
 // more than it saves (seven has hundreds of small sectors and layers).
 constexpr uint64_t kParallelWork = 1 << 14;
-// Decided positions whose predecessors are gathered, prefetched and updated together.
-constexpr size_t kRetreatGroup = 32;
+// Decided positions a thread lists the updates of at a time.
+constexpr int kPushGrain = 256;
 constexpr size_t kCacheLine = 64;  // bytes
 
 // Solved sectors held in memory, for looking up successors' values. A unit
@@ -797,7 +797,7 @@ class UnitSolver {
     // to. The turns between the two sectors were counted in the first pass.
     // Costs are nanoseconds of one core, fitted to nine's units 3-8 and 4-9
     // solved with --propagation push and pull (scripts/bench-units.sh). An
-    // un-turn costs a class, an index, a cache miss and an atomic update.
+    // un-turn costs a class, an index, and an update listed, then applied in cache.
     // Pulling reads every state of the sector in sequence, and for each
     // undecided position an index per turn, and a cache miss per turn unless
     // its successors' block (their mover's class, which all share) has fewer
@@ -835,28 +835,46 @@ class UnitSolver {
     }
 
     // Pushes layer d's positions (of the sector swapped from `into`) to their
-    // predecessors in sector `into` by un-turns.
-    void push(std::vector<UnitPosition>& layer, int d, int into) {
-        order_by_opponent_class(layer, sectors_[sectors_[into].swapped]);
-        const int64_t groups =
-            static_cast<int64_t>((layer.size() + kRetreatGroup - 1) / kRetreatGroup);
-#pragma omp parallel if (layer.size() >= kParallelWork)
-        {
-            Layers local;
-            std::vector<Hit> hits;
-            int q_fixers[kRetreatGroup];
-#pragma omp for schedule(dynamic, 4)
-            for (int64_t g = 0; g < groups; ++g) {
-                const size_t first = static_cast<size_t>(g) * kRetreatGroup;
-                const size_t count = std::min(kRetreatGroup, layer.size() - first);
-                hits.clear();
-                for (size_t q = 0; q < count; ++q)
-                    q_fixers[q] = collect_predecessors(layer[first + q], d % 2 == 1,
-                                                       static_cast<uint32_t>(q), hits);
-                group_repeats(hits, q_fixers);
-                retreat(hits, q_fixers, d, local);
+    // predecessors in sector `into` by un-turns, in two steps (propagation
+    // blocking: Beamer, Asanović and Patterson, "Reducing PageRank
+    // communication via propagation blocking", IPDPS 2017). The threads
+    // first list every update by the region of states it falls in, each
+    // list's end staying in cache; then each region's updates are applied by
+    // one thread, the region in cache: a layer of millions of positions
+    // updates the same lines many times, and updating them where they lie,
+    // scattered over the sector, missed the cache once per update. A region
+    // is applied by one thread only, so no update needs an atomic.
+    void push(const std::vector<UnitPosition>& layer, int d, int into) {
+        const UnitSector& target = sectors_[into];
+        const UnitSector& sector = sectors_[target.swapped];
+        const auto regions = static_cast<uint32_t>((target.index->size() >> kRegionBits) + 1);
+        const size_t chunk = push_chunk(into);
+        const bool won = d % 2 == 1;
+        std::vector<Pushed> pushed;
+        for (size_t begin = 0; begin < layer.size(); begin += chunk) {
+            const std::span<const UnitPosition> positions(layer.data() + begin,
+                                                          std::min(layer.size() - begin, chunk));
+            order_by_opponent_class(positions, sector, pushed);
+#pragma omp parallel if (positions.size() >= kParallelWork)
+            {
+                const auto thread = static_cast<size_t>(omp_get_thread_num());
+#pragma omp single
+                {
+                    if (bins_.size() < static_cast<size_t>(omp_get_num_threads()))
+                        bins_.resize(omp_get_num_threads());
+                    for (auto& bins : bins_)
+                        if (bins.size() < regions) bins.resize(regions);
+                }
+                MovedClasses moved;
+                std::vector<Repeat> repeats;
+#pragma omp for schedule(dynamic, kPushGrain)
+                for (size_t k = 0; k < pushed.size(); ++k)
+                    list_updates(pushed[k], sector, won, moved, repeats, bins_[thread]);
+                Layers local;
+#pragma omp for schedule(dynamic, 1)
+                for (uint32_t r = 0; r < regions; ++r) apply_updates(r, target, d, local);
+                conclude_layer(local, into);
             }
-            conclude_layer(local, into);
         }
     }
 
@@ -1066,43 +1084,50 @@ class UnitSolver {
         if (state::is_decided(now)) append(decided, state::plies(now), u);
     }
 
-    // Puts a layer in the order of its positions' opponent stones (by
-    // class). A predecessor's mover is the opponent with one stone moved
-    // back, so positions with one opponent class send their updates to the
-    // same few dozen blocks, which then stay in cache: this matters in units
-    // where nearly everything is decided. Values do not depend on the order.
-    // A counting sort by class: its keys are few (the sector's opponent
-    // classes), where a comparison sort took 10% of a unit. The layer's
-    // positions are all of `sector`.
-    void order_by_opponent_class(std::vector<UnitPosition>& layer, const UnitSector& sector) const {
-        if (layer.size() < kParallelWork) return;
-        const auto n = static_cast<int64_t>(layer.size());
+    // A decided position being pushed, seen under the symmetry that takes
+    // its opponent's stones to their class's representative.
+    struct Pushed {
+        UnitPosition u;
+        Bitboard mover;   // its mover's stones under that symmetry
+        uint32_t theirs;  // the opponent's class
+    };
+
+    // Puts positions of `sector` in the order of their opponent's class, seen
+    // as above. A predecessor's mover is the opponent with one stone moved
+    // back: positions of one opponent class share those sets and their
+    // classes (see MovedClasses). A counting sort by class: its keys are few
+    // (the sector's opponent classes), where a comparison sort took 10% of a
+    // unit. Values do not depend on the order.
+    void order_by_opponent_class(std::span<const UnitPosition> positions, const UnitSector& sector,
+                                 std::vector<Pushed>& sorted) const {
+        const auto n = static_cast<int64_t>(positions.size());
         const uint32_t key_count = sector.index->opponent_class_count();
-        std::vector<uint32_t> keys(layer.size());
-        std::vector<UnitPosition> sorted(layer.size());
+        std::vector<Pushed> found(positions.size());
+        sorted.resize(positions.size());
         std::vector<std::vector<uint64_t>> starts;  // by thread, then key
-#pragma omp parallel
+#pragma omp parallel if (positions.size() >= kParallelWork)
         {
             const int threads = omp_get_num_threads(), thread = omp_get_thread_num();
             const int64_t first = n * thread / threads, last = n * (thread + 1) / threads;
 #pragma omp single
             starts.assign(threads, std::vector<uint64_t>(key_count));
             std::vector<uint64_t>& mine = starts[thread];
-            for (int64_t i = first; i < last; ++i) {
-                const Stones q = sector.index->stones_at(layer[i] - sector.offset);
-                keys[i] = sector.index->opponent_class(q.opponent);
-                ++mine[keys[i]];
+            for (int64_t k = first; k < last; ++k) {
+                const Stones q = sector.index->stones_at(positions[k] - sector.offset);
+                const SymmetryClasses::Class theirs = classes_.class_of(q.opponent);
+                found[k] = {positions[k], classes_.transform(q.mover, theirs.symmetry),
+                            theirs.rank};
+                ++mine[theirs.rank];
             }
 #pragma omp barrier
 #pragma omp single
             {
                 uint64_t start = 0;  // key-major, then thread: a stable sort
-                for (uint32_t k = 0; k < key_count; ++k)
-                    for (auto& counts : starts) start += std::exchange(counts[k], start);
+                for (uint32_t key = 0; key < key_count; ++key)
+                    for (auto& counts : starts) start += std::exchange(counts[key], start);
             }
-            for (int64_t i = first; i < last; ++i) sorted[mine[keys[i]]++] = layer[i];
+            for (int64_t k = first; k < last; ++k) sorted[mine[found[k].theirs]++] = found[k];
         }
-        layer.swap(sorted);
     }
 
     const UnitSector& sector_holding(uint64_t u) const {
@@ -1111,99 +1136,139 @@ class UnitSolver {
         return sectors_[s];
     }
 
-    // One predecessor reached by an un-turn from decided position q of a group.
-    struct Hit {
-        uint32_t q;
-        uint64_t predecessor;
-        int sector;
-        Stones stones;  // the predecessor's, not necessarily canonical
+    // The classes of the sets one stone away from an opponent class's
+    // representative: the movers of the predecessors of positions with those
+    // opponent stones (seen under the symmetry that makes them the
+    // representative). A layer walked in the order of its opponent classes
+    // asks for the same few dozen again and again.
+    class MovedClasses {
+      public:
+        const SymmetryClasses::Class& get(const SymmetryClasses& classes, uint32_t rank,
+                                          Bitboard representative, int out, int in) {
+            if (rank != rank_) {
+                rank_ = rank;
+                images_ = classes.images(representative);
+                std::fill(std::begin(known_), std::end(known_), 0);
+            }
+            if (!(known_[out] >> in & 1)) {
+                known_[out] |= 1u << in;
+                found_[out][in] = classes.class_of_moved(images_, out, in);
+            }
+            return found_[out][in];
+        }
+
+      private:
+        uint32_t rank_ = std::numeric_limits<uint32_t>::max();
+        SymmetryClasses::SetImages images_;
+        uint32_t known_[kMaxPoints];  // by out, a bit per in
+        SymmetryClasses::Class found_[kMaxPoints][kMaxPoints];
     };
 
-    // Appends the predecessors inside the unit of decided position u and
-    // starts loading their states; returns how many symmetries fix u.
-    int collect_predecessors(uint64_t u, bool won, uint32_t q_in_group,
-                             std::vector<Hit>& hits) const {
-        const UnitSector& sector = sector_holding(u);
-        const uint64_t i = u - sector.offset;
-        const Stones q_stones = sector.index->stones_at(i);
-        const Position q = position_of(sector.key, q_stones, sector.side);
-        // Un-moves keep every count: all predecessors are in the sector of
-        // q's colours swapped, when it is in the unit (it is, in a valid unit).
-        const int s = sector.swapped;
-        if (s < 0) return 1;
-        // A predecessor's mover is q's opponent with one stone moved back:
-        // its class comes from the images of q's stones, taken once.
-        const UnitSector& from = sectors_[s];
-        const SymmetryClasses::SetImages mover = classes_.images(q_stones.opponent);
-        const SymmetryClasses::SetImages opponent = classes_.images(q_stones.mover);
-        const size_t before = hits.size();
-        for_each_unmove(variant_, q, [&](Bitboard stones) {
-            const int out = std::countr_zero(q_stones.opponent & ~stones);
-            const int in = std::countr_zero(stones & ~q_stones.opponent);
-            const uint64_t predecessor =
-                from.offset + from.index->index_moved(mover, out, in, opponent);
-            __builtin_prefetch(&state_[predecessor]);
-            hits.push_back({q_in_group, predecessor, s, Stones{stones, q_stones.mover}});
-        });
-        // Only a win's predecessors are weighed by symmetry (see retreat).
-        if (hits.size() == before) return 1;
-        return won ? sector.index->stabiliser_size(i, q_stones) : 1;
+    // Layer positions pushed at a time: they, sorted, and their updates take
+    // about kPushBytes.
+    size_t push_chunk(int into) const {
+        constexpr double kPushBytes = 512 << 20;
+        const UnitSector& target = sectors_[into];
+        const double unturns = static_cast<double>(internal_turns_[into]) /
+                               static_cast<double>(sectors_[target.swapped].index->size());
+        const double bytes = 2 * sizeof(Pushed) + sizeof(uint32_t) * std::max(unturns, 1.0);
+        return static_cast<size_t>(kPushBytes / bytes) + 1;
     }
 
-    // Hits come grouped by decided position. From a position no symmetry
-    // fixes, each hit counts on its own (its weight below is then an integer);
-    // from a symmetric one, repeats of a predecessor must be counted together,
-    // so those groups are sorted to make repeats adjacent.
-    static void group_repeats(std::vector<Hit>& hits, const int* q_fixers) {
-        for (size_t a = 0; a < hits.size();) {
-            size_t b = a;
-            while (b < hits.size() && hits[b].q == hits[a].q) ++b;
-            if (q_fixers[hits[a].q] > 1)
-                std::sort(hits.begin() + a, hits.begin() + b,
-                          [](const Hit& x, const Hit& y) { return x.predecessor < y.predecessor; });
-            a = b;
+    // An update waiting in its region's list: the predecessor's place in the
+    // region, and by how much a win in the layer takes its counter down (at
+    // most the predecessor's turns, which its counter holds). A region's
+    // states, 2 MiB, are a core's L2; smaller regions, more lists, were
+    // slower on 8-8 (their ends no longer stay in cache).
+    static constexpr int kRegionBits = 20;
+    static constexpr int kWeightBits = state::kCounterBits;
+    static_assert(kRegionBits + kWeightBits <= 32);
+    static uint32_t update_of(uint64_t in_sector, int weight) {
+        return static_cast<uint32_t>(in_sector & ((1 << kRegionBits) - 1)) << kWeightBits |
+               static_cast<uint32_t>(weight);
+    }
+
+    // A predecessor reached from a position some symmetry fixes: those
+    // reached more than once count together.
+    struct Repeat {
+        uint64_t index;  // in its sector
+        Bitboard mover;  // its mover's stones, not necessarily canonical
+        bool operator<(const Repeat& other) const { return index < other.index; }
+    };
+
+    // Lists the updates that decided position q (won: a win) makes to its
+    // predecessors inside the unit, by region. The position is seen under
+    // the symmetry that takes its opponent's stones to their class's
+    // representative: its predecessors' movers are then sets that `moved`
+    // knows, and their opponent (q's mover) is moved by each one's symmetry.
+    // A loss's predecessors all win; a win takes one from each predecessor's
+    // counter, weighed by symmetry: un-turns from the representative of Q
+    // reach the class of P k times, and P's turns reach Q's class k times
+    // scaled by the ratio of their symmetry groups (orbit counting), so the k
+    // repeats of a symmetric Q count together.
+    void list_updates(const Pushed& q, const UnitSector& sector, bool won, MovedClasses& moved,
+                      std::vector<Repeat>& repeats,
+                      std::vector<std::vector<uint32_t>>& bins) const {
+        const UnitSector& target = sectors_[sector.swapped];
+        const Bitboard theirs = classes_.representatives(sector.index->opponent_stones())[q.theirs];
+        const Stones seen{q.mover, theirs};
+        const int q_fixers = won ? sector.index->stabiliser_size(q.u - sector.offset, seen) : 1;
+        const SymmetryClasses::SetImages mine = classes_.images(seen.mover);
+        auto bin = [&](uint64_t p, int weight) {
+            bins[p >> kRegionBits].push_back(update_of(p, weight));
+        };
+        repeats.clear();
+        for_each_unmove(variant_, position_of(sector.key, seen, sector.side), [&](Bitboard mover) {
+            const int out = std::countr_zero(seen.opponent & ~mover);
+            const int in = std::countr_zero(mover & ~seen.opponent);
+            const SymmetryClasses::Class& c = moved.get(classes_, q.theirs, theirs, out, in);
+            const uint64_t p =
+                target.index->index_transformed(c, SymmetryClasses::image(mine, c.symmetry));
+            if (q_fixers > 1)
+                repeats.push_back({p, mover});
+            else
+                bin(p, won ? target.index->stabiliser_size(p, {mover, seen.mover}) : 1);
+        });
+        std::sort(repeats.begin(), repeats.end());
+        for (size_t a = 0, b = 0; a < repeats.size(); a = b) {
+            while (b < repeats.size() && repeats[b].index == repeats[a].index) ++b;
+            const int p_fixers =
+                target.index->stabiliser_size(repeats[a].index, {repeats[a].mover, seen.mover});
+            bin(repeats[a].index, static_cast<int>(b - a) * p_fixers / q_fixers);
         }
     }
 
-    // Applies what the decided positions at distance d say to their
-    // predecessors; repeats of one pair that must count together are adjacent.
-    void retreat(const std::vector<Hit>& hits, const int* q_fixers, int d, Layers& decided) {
+    // Applies every thread's updates of region r of sector `target` after
+    // layer d, and empties their lists.
+    void apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided) {
+        constexpr size_t kAhead = 16;  // updates whose state is loading
         const bool lost = d % 2 == 0;
-        for (size_t a = 0; a < hits.size();) {
-            size_t b = a;
-            while (b < hits.size() && hits[b].q == hits[a].q &&
-                   hits[b].predecessor == hits[a].predecessor)
-                ++b;
-            const uint64_t pu = hits[a].predecessor;
-            std::atomic_ref<uint16_t> state(state_[pu]);
-            uint16_t seen = state.load(std::memory_order_relaxed);
-            if (lost) {
-                // Any undecided predecessor wins (another thread may change
-                // its counter meanwhile: then try again).
-                while (!state::is_decided(seen))
-                    if (state.compare_exchange_weak(seen, state::decided(d + 1))) {
-                        append(decided, d + 1, pu);
-                        break;
-                    }
-            } else if (!state::is_decided(seen) && seen != state::kCannotLose) {
-                // Un-turns from the representative of Q reach the class of P
-                // (b - a) times; P's turns reach Q's class that many times
-                // scaled by the ratio of their symmetry groups (orbit counting).
-                const UnitSector& from = sectors_[hits[a].sector];
-                const int p_fixers = from.index->stabiliser_size(pu - from.offset, hits[a].stones);
-                const auto weight = static_cast<int>((b - a) * p_fixers / q_fixers[hits[a].q]);
+        const uint64_t base = target.offset + (uint64_t{r} << kRegionBits);
+        uint16_t* states = &state_[base];
+        for (auto& bins : bins_) {
+            std::vector<uint32_t>& updates = bins[r];
+            for (size_t k = 0; k < updates.size(); ++k) {
+                if (k + kAhead < updates.size())
+                    __builtin_prefetch(&states[updates[k + kAhead] >> kWeightBits], 1);
+                const uint32_t at = updates[k] >> kWeightBits;
+                const uint16_t seen = states[at];
+                if (state::is_decided(seen)) continue;
+                if (lost) {
+                    states[at] = state::decided(d + 1);  // any undecided predecessor wins
+                    append(decided, d + 1, base + at);
+                    continue;
+                }
+                if (seen == state::kCannotLose) continue;
                 // Its counter goes down by the weight; at zero it is lost.
-                for (;;) {
-                    const uint16_t next = state::counter(seen) == weight
-                                              ? state::decided(std::max(d + 1, state::floor(seen)))
-                                              : static_cast<uint16_t>(seen - weight);
-                    if (state.compare_exchange_weak(seen, next)) {
-                        if (state::is_decided(next)) append(decided, state::plies(next), pu);
-                        break;
-                    }
+                const int weight = static_cast<int>(updates[k] & ((1 << kWeightBits) - 1));
+                if (state::counter(seen) == weight) {
+                    states[at] = state::decided(std::max(d + 1, state::floor(seen)));
+                    append(decided, state::plies(states[at]), base + at);
+                } else {
+                    states[at] = static_cast<uint16_t>(seen - weight);
                 }
             }
-            a = b;
+            updates.clear();
         }
     }
 
@@ -1227,6 +1292,9 @@ class UnitSolver {
     // By sector: quiet moves counted in the first pass (those of its
     // positions, into the swapped sector), and positions not yet decided.
     std::vector<uint64_t> internal_turns_, undecided_;
+    // By thread, then region of states: updates push has listed (their
+    // capacity is kept from layer to layer).
+    std::vector<std::vector<std::vector<uint32_t>>> bins_;
 };
 
 bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey& key) {

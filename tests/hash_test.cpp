@@ -136,9 +136,10 @@ TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
     }
 }
 
-// index_moved (the propagation's predecessors: a mover stone moved, images
-// taken once) must agree with index of the moved position, on every board,
-// for every stone and every free point it can move to.
+// The index of a moved position found as the propagation finds its
+// predecessors' (the moved mover's class from its images taken once, the
+// opponent moved by that class's symmetry) must agree with index, on every
+// board, for every stone and every free point it can move to.
 TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
     std::mt19937_64 rng(7);
     for (const Board* board : all_boards()) {
@@ -155,7 +156,9 @@ TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
                         for (Bitboard ins = free; ins; ins &= ins - 1) {
                             const int out = std::countr_zero(outs), in = std::countr_zero(ins);
                             const Stones moved{(s.mover & ~(1u << out)) | 1u << in, s.opponent};
-                            ASSERT_EQ(sector.index_moved(mover, out, in, opponent),
+                            const auto c = classes.class_of_moved(mover, out, in);
+                            ASSERT_EQ(sector.index_transformed(
+                                          c, SymmetryClasses::image(opponent, c.symmetry)),
                                       sector.index(moved))
                                 << board->name << " " << m << "-" << o;
                         }
