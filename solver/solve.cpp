@@ -749,16 +749,7 @@ class UnitSolver {
         Progress progress(label("propagation"), 0, progress_);
         for (size_t d = 0; d < std::max(decided_.size(), candidates_.size()); ++d) {
             const int distance = static_cast<int>(d);
-            if (d < candidates_.size()) {
-                for (UnitPosition u : candidates_[d]) {
-                    if (!state::is_decided(state_[u])) {
-                        state_[u] = state::decided(distance);
-                        append(decided_, distance, u);
-                        --undecided_[&sector_holding(u) - sectors_.data()];
-                    }
-                }
-                candidates_[d] = {};
-            }
+            if (d < candidates_.size()) decide_candidates(distance);
             // Without a turn inside the unit (placement sectors of place-only
             // variants) there is nothing to retreat to: only the win
             // candidates above still had to be settled.
@@ -779,6 +770,23 @@ class UnitSolver {
                 progress.advance(share.size());
             }
         }
+    }
+
+    // Win candidates at distance d not decided sooner win at d. Their states
+    // lie scattered over the unit: each is loaded well before it is read.
+    void decide_candidates(int d) {
+        constexpr size_t kAhead = 16;
+        const std::vector<UnitPosition>& candidates = candidates_[d];
+        for (size_t k = 0; k < candidates.size(); ++k) {
+            if (k + kAhead < candidates.size())
+                __builtin_prefetch(&state_[candidates[k + kAhead]], 1);
+            const UnitPosition u = candidates[k];
+            if (state::is_decided(state_[u])) continue;
+            state_[u] = state::decided(d);
+            append(decided_, d, u);
+            --undecided_[&sector_holding(u) - sectors_.data()];
+        }
+        candidates_[d] = {};
     }
 
     // The positions of sector s in a layer; the layer keeps the others.
@@ -850,11 +858,10 @@ class UnitSolver {
         const auto regions = static_cast<uint32_t>((target.index->size() >> kRegionBits) + 1);
         const size_t chunk = push_chunk(into);
         const bool won = d % 2 == 1;
-        std::vector<Pushed> pushed;
         for (size_t begin = 0; begin < layer.size(); begin += chunk) {
             const std::span<const UnitPosition> positions(layer.data() + begin,
                                                           std::min(layer.size() - begin, chunk));
-            order_by_opponent_class(positions, sector, pushed);
+            order_by_opponent_class(positions, sector);
 #pragma omp parallel if (positions.size() >= kParallelWork)
             {
                 const auto thread = static_cast<size_t>(omp_get_thread_num());
@@ -868,8 +875,8 @@ class UnitSolver {
                 MovedClasses moved;
                 std::vector<Repeat> repeats;
 #pragma omp for schedule(dynamic, kPushGrain)
-                for (size_t k = 0; k < pushed.size(); ++k)
-                    list_updates(pushed[k], sector, won, moved, repeats, bins_[thread]);
+                for (size_t k = 0; k < pushed_.size(); ++k)
+                    list_updates(pushed_[k], sector, won, moved, repeats, bins_[thread]);
                 Layers local;
 #pragma omp for schedule(dynamic, 1)
                 for (uint32_t r = 0; r < regions; ++r) apply_updates(r, target, d, local);
@@ -1098,11 +1105,13 @@ class UnitSolver {
     // classes (see MovedClasses). A counting sort by class: its keys are few
     // (the sector's opponent classes), where a comparison sort took 10% of a
     // unit. Values do not depend on the order.
-    void order_by_opponent_class(std::span<const UnitPosition> positions, const UnitSector& sector,
-                                 std::vector<Pushed>& sorted) const {
+    void order_by_opponent_class(std::span<const UnitPosition> positions,
+                                 const UnitSector& sector) {
         const auto n = static_cast<int64_t>(positions.size());
         const uint32_t key_count = sector.index->opponent_class_count();
-        std::vector<Pushed> found(positions.size());
+        std::vector<Pushed>& found = unsorted_;
+        std::vector<Pushed>& sorted = pushed_;
+        found.resize(positions.size());
         sorted.resize(positions.size());
         std::vector<std::vector<uint64_t>> starts;  // by thread, then key
 #pragma omp parallel if (positions.size() >= kParallelWork)
@@ -1295,6 +1304,9 @@ class UnitSolver {
     // By thread, then region of states: updates push has listed (their
     // capacity is kept from layer to layer).
     std::vector<std::vector<std::vector<uint32_t>>> bins_;
+    // A chunk of a layer being pushed, and the same in order (their capacity
+    // is kept too: pages the kernel gives anew cost it a clearing each).
+    std::vector<Pushed> unsorted_, pushed_;
 };
 
 bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey& key) {
