@@ -296,19 +296,24 @@ void for_each_quiet_move(const Variant& v, const Position& p, Visit&& visit) {
 // legality). Throws NotationError with one line naming the problem.
 Position parse_position_or_turns(const Variant& variant, std::string_view text);
 
+// Whether the side that just moved in `p` (p.other()) may have reached it by
+// a move: judged with the stone still on the board, that is from `p` with
+// that side to move. Every un-move keeps the counts, hands and side, hence
+// the validity: this depends on p's counts only.
+inline bool may_have_moved(const Variant& v, const Position& p) {
+    using namespace turn_generation;
+    Position mover_to_move = p;
+    mover_to_move.side = p.other();
+    return may_move(v, mover_to_move) && mover_to_move.total(p.other()) >= kFewestStones &&
+           is_valid(v, mover_to_move);
+}
+
 template <typename Visit>
 void for_each_unmove(const Variant& v, const Position& p, Visit&& visit) {
     using namespace turn_generation;
     const Board& board = *v.board;
     const Colour mover = p.other();
-    // Whether the mover could move or fly is judged with the stone still on
-    // the board, that is from `p` with the mover to move; every un-move keeps
-    // the counts, hands and side, hence the validity.
-    Position mover_to_move = p;
-    mover_to_move.side = mover;
-    if (!may_move(v, mover_to_move) || mover_to_move.total(mover) < kFewestStones ||
-        !is_valid(v, mover_to_move))
-        return;
+    if (!may_have_moved(v, p)) return;
     const Bitboard empty = board.all() & ~p.occupied();
     const bool flying = can_fly(v, p, mover);
     const Bitboard stones = p.stones[mover];

@@ -872,11 +872,11 @@ class UnitSolver {
                     for (auto& bins : bins_)
                         if (bins.size() < regions) bins.resize(regions);
                 }
-                MovedClasses moved;
+                ClassUnmoves unmoves;
                 std::vector<Repeat> repeats;
 #pragma omp for schedule(dynamic, kPushGrain)
                 for (size_t k = 0; k < pushed_.size(); ++k)
-                    list_updates(pushed_[k], sector, won, moved, repeats, bins_[thread]);
+                    list_updates(pushed_[k], sector, won, unmoves, repeats, bins_[thread]);
                 Layers local;
 #pragma omp for schedule(dynamic, 1)
                 for (uint32_t r = 0; r < regions; ++r) apply_updates(r, target, d, local);
@@ -1102,7 +1102,7 @@ class UnitSolver {
     // Puts positions of `sector` in the order of their opponent's class, seen
     // as above. A predecessor's mover is the opponent with one stone moved
     // back: positions of one opponent class share those sets and their
-    // classes (see MovedClasses). A counting sort by class: its keys are few
+    // un-moves (see ClassUnmoves). A counting sort by class: its keys are few
     // (the sector's opponent classes), where a comparison sort took 10% of a
     // unit. Values do not depend on the order.
     void order_by_opponent_class(std::span<const UnitPosition> positions,
@@ -1145,32 +1145,41 @@ class UnitSolver {
         return sectors_[s];
     }
 
-    // The classes of the sets one stone away from an opponent class's
-    // representative: the movers of the predecessors of positions with those
-    // opponent stones (seen under the symmetry that makes them the
-    // representative). A layer walked in the order of its opponent classes
-    // asks for the same few dozen again and again.
-    class MovedClasses {
+    // The un-moves of positions whose opponent's stones are one class's
+    // representative (seen under the symmetry that makes them so): the stone
+    // on `to` came from `from`, and the predecessor's mover is of class
+    // `mover`. This is for_each_unmove with what depends on those stones
+    // alone worked out once for all the positions of a class, which a layer
+    // walked in the order of its opponent classes brings one after another.
+    class ClassUnmoves {
       public:
-        const SymmetryClasses::Class& get(const SymmetryClasses& classes, uint32_t rank,
-                                          Bitboard representative, int out, int in) {
-            if (rank != rank_) {
-                rank_ = rank;
-                images_ = classes.images(representative);
-                std::fill(std::begin(known_), std::end(known_), 0);
+        struct Unmove {
+            int from, to;
+            bool closed_mill;  // the move closed a mill
+            SymmetryClasses::Class mover;
+        };
+        const std::vector<Unmove>& of(const Board& board, const SymmetryClasses& classes,
+                                      uint32_t rank, Bitboard theirs, bool flying) {
+            if (rank == rank_) return unmoves_;
+            rank_ = rank;
+            unmoves_.clear();
+            const SymmetryClasses::SetImages images = classes.images(theirs);
+            for (Bitboard tos = theirs; tos; tos &= tos - 1) {
+                const int to = std::countr_zero(tos);
+                const bool closed = turn_generation::mills_closed(board, theirs, to) > 0;
+                const Bitboard froms = (flying ? board.all() : board.neighbours[to]) & ~theirs;
+                for (Bitboard f = froms; f; f &= f - 1) {
+                    const int from = std::countr_zero(f);
+                    unmoves_.push_back(
+                        {from, to, closed, classes.class_of_moved(images, to, from)});
+                }
             }
-            if (!(known_[out] >> in & 1)) {
-                known_[out] |= 1u << in;
-                found_[out][in] = classes.class_of_moved(images_, out, in);
-            }
-            return found_[out][in];
+            return unmoves_;
         }
 
       private:
         uint32_t rank_ = std::numeric_limits<uint32_t>::max();
-        SymmetryClasses::SetImages images_;
-        uint32_t known_[kMaxPoints];  // by out, a bit per in
-        SymmetryClasses::Class found_[kMaxPoints][kMaxPoints];
+        std::vector<Unmove> unmoves_;
     };
 
     // Layer positions pushed at a time: they, sorted, and their updates take
@@ -1206,38 +1215,42 @@ class UnitSolver {
     };
 
     // Lists the updates that decided position q (won: a win) makes to its
-    // predecessors inside the unit, by region. The position is seen under
-    // the symmetry that takes its opponent's stones to their class's
-    // representative: its predecessors' movers are then sets that `moved`
-    // knows, and their opponent (q's mover) is moved by each one's symmetry.
-    // A loss's predecessors all win; a win takes one from each predecessor's
-    // counter, weighed by symmetry: un-turns from the representative of Q
-    // reach the class of P k times, and P's turns reach Q's class k times
-    // scaled by the ratio of their symmetry groups (orbit counting), so the k
-    // repeats of a symmetric Q count together.
-    void list_updates(const Pushed& q, const UnitSector& sector, bool won, MovedClasses& moved,
+    // predecessors inside the unit, by region. Of its class's un-moves, q
+    // has those whose `from` its mover leaves empty and, when its mover has
+    // a stone to remove, whose move closed no mill (one that did removed a
+    // stone: its position is not in the unit). The predecessors' opponent,
+    // q's mover, is moved by each one's symmetry. A loss's predecessors all
+    // win; a win takes one from each predecessor's counter, weighed by
+    // symmetry: un-turns from the representative of Q reach the class of P
+    // k times, and P's turns reach Q's class k times scaled by the ratio of
+    // their symmetry groups (orbit counting), so the k repeats of a
+    // symmetric Q count together.
+    void list_updates(const Pushed& q, const UnitSector& sector, bool won, ClassUnmoves& unmoves,
                       std::vector<Repeat>& repeats,
                       std::vector<std::vector<uint32_t>>& bins) const {
         const UnitSector& target = sectors_[sector.swapped];
         const Bitboard theirs = classes_.representatives(sector.index->opponent_stones())[q.theirs];
         const Stones seen{q.mover, theirs};
+        const Position position = position_of(sector.key, seen, sector.side);
+        if (!may_have_moved(variant_, position)) return;
+        const bool flying = turn_generation::can_fly(variant_, position, position.other());
+        const bool may_remove = removable(variant_, seen.mover) != 0;
         const int q_fixers = won ? sector.index->stabiliser_size(q.u - sector.offset, seen) : 1;
         const SymmetryClasses::SetImages mine = classes_.images(seen.mover);
         auto bin = [&](uint64_t p, int weight) {
             bins[p >> kRegionBits].push_back(update_of(p, weight));
         };
         repeats.clear();
-        for_each_unmove(variant_, position_of(sector.key, seen, sector.side), [&](Bitboard mover) {
-            const int out = std::countr_zero(seen.opponent & ~mover);
-            const int in = std::countr_zero(mover & ~seen.opponent);
-            const SymmetryClasses::Class& c = moved.get(classes_, q.theirs, theirs, out, in);
-            const uint64_t p =
-                target.index->index_transformed(c, SymmetryClasses::image(mine, c.symmetry));
+        for (const auto& m : unmoves.of(*variant_.board, classes_, q.theirs, theirs, flying)) {
+            if ((seen.mover >> m.from & 1) || (may_remove && m.closed_mill)) continue;
+            const uint64_t p = target.index->index_transformed(
+                m.mover, SymmetryClasses::image(mine, m.mover.symmetry));
+            const Bitboard mover = (theirs & ~(1u << m.to)) | 1u << m.from;
             if (q_fixers > 1)
                 repeats.push_back({p, mover});
             else
                 bin(p, won ? target.index->stabiliser_size(p, {mover, seen.mover}) : 1);
-        });
+        }
         std::sort(repeats.begin(), repeats.end());
         for (size_t a = 0, b = 0; a < repeats.size(); a = b) {
             while (b < repeats.size() && repeats[b].index == repeats[a].index) ++b;
