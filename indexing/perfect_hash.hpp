@@ -273,8 +273,7 @@ class SectorIndex {
     // cache-friendly order for reading successors' values.
     template <typename Visit>
     void for_each_by_opponent(uint32_t first_class, uint32_t last_class, Visit&& visit) const;
-    // The class (as numbered by for_each_by_opponent) of a set of opponent stones.
-    uint32_t opponent_class(Bitboard opponent) const { return classes_->class_of(opponent).rank; }
+    // How many classes of opponent stones for_each_by_opponent numbers.
     uint32_t opponent_class_count() const {
         return static_cast<uint32_t>(classes_->representatives(opponent_stones_).size());
     }

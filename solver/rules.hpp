@@ -84,10 +84,12 @@ void generate_unturns(const Variant& variant, const Position& position,
 // closing a mill, under the variant's removal rule.
 Bitboard removable(const Variant& variant, Bitboard opponent_stones);
 
-// The un-moves of generate_unturns without building positions, for the
-// solver's propagation: calls visit(stones) with the stones of the side that
-// just moved (position.other()) as they were before each move that removed
-// nothing and led to `position`; the other side's stones are unchanged.
+// The un-moves of generate_unturns without building positions: calls
+// visit(stones) with the stones of the side that just moved
+// (position.other()) as they were before each move that removed nothing and
+// led to `position`; the other side's stones are unchanged. The solver's
+// propagation lists the same un-moves once per class of those stones
+// (ClassUnmoves in solve.cpp), after may_have_moved below.
 template <typename Visit>
 void for_each_unmove(const Variant& variant, const Position& position, Visit&& visit);
 

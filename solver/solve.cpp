@@ -7,11 +7,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <limits>
 #include <map>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <utility>
 
 #include "db/sector_file.hpp"
@@ -109,7 +111,7 @@ class SolvedSectors {
 // successor is not a win for the opponent), or the least distance it can lose
 // in (its floor), together with how many of its turns inside the unit are not
 // yet known to lead to the opponent's win (its counter). One word for both
-// means one cache line per predecessor when a win is retreated, not two.
+// means one cache line per predecessor when a win is pushed, not two.
 namespace state {
 constexpr uint16_t kDecided = 0x8000;
 constexpr int kCounterBits = 6;
@@ -170,7 +172,12 @@ class UnitSolver {
           solved_(solved),
           progress_(options.progress),
           propagation_(options.propagation),
-          moving_walk_(options.moving_walk) {
+          moving_walk_(options.moving_walk),
+          region_bits_(options.push_region_bits),
+          push_bytes_(options.push_bytes) {
+        if (region_bits_ < 1 || region_bits_ > kMaxRegionBits)
+            throw std::invalid_argument(
+                fmt::format("push regions must have 2^1 to 2^{} states", kMaxRegionBits));
         uint64_t offset = 0;
         for (const SectorKey& k : keys) {
             const SectorIndex& index =
@@ -751,7 +758,7 @@ class UnitSolver {
             const int distance = static_cast<int>(d);
             if (d < candidates_.size()) decide_candidates(distance);
             // Without a turn inside the unit (placement sectors of place-only
-            // variants) there is nothing to retreat to: only the win
+            // variants) there is nothing to push to: only the win
             // candidates above still had to be settled.
             if (d >= decided_.size() || !has_internal_turns_) continue;
             std::vector<UnitPosition> layer = std::move(decided_[d]);
@@ -770,6 +777,10 @@ class UnitSolver {
                 progress.advance(share.size());
             }
         }
+        // Push's buffers are not needed for writing the files.
+        bins_ = {};
+        pushed_ = {};
+        unsorted_ = {};
     }
 
     // Win candidates at distance d not decided sooner win at d. Their states
@@ -857,7 +868,8 @@ class UnitSolver {
     void push(const std::vector<UnitPosition>& layer, int d, int into) {
         const UnitSector& target = sectors_[into];
         const UnitSector& sector = sectors_[target.swapped];
-        const auto regions = static_cast<uint32_t>((target.index->size() >> kRegionBits) + 1);
+        const auto regions = static_cast<uint32_t>(
+            (target.index->size() + (uint64_t{1} << region_bits_) - 1) >> region_bits_);
         const size_t chunk = push_chunk(into);
         const bool won = d % 2 == 1;
         for (size_t begin = 0; begin < layer.size(); begin += chunk) {
@@ -1097,8 +1109,8 @@ class UnitSolver {
     // its opponent's stones to their class's representative.
     struct Pushed {
         UnitPosition u;
-        Bitboard mover;   // its mover's stones under that symmetry
-        uint32_t theirs;  // the opponent's class
+        Bitboard mover;  // its mover's stones under that symmetry
+        uint32_t opponent_class;
     };
 
     // Puts positions of `sector` in the order of their opponent's class, seen
@@ -1137,7 +1149,8 @@ class UnitSolver {
                 for (uint32_t key = 0; key < key_count; ++key)
                     for (auto& counts : starts) start += std::exchange(counts[key], start);
             }
-            for (int64_t k = first; k < last; ++k) sorted[mine[found[k].theirs]++] = found[k];
+            for (int64_t k = first; k < last; ++k)
+                sorted[mine[found[k].opponent_class]++] = found[k];
         }
     }
 
@@ -1185,26 +1198,28 @@ class UnitSolver {
     };
 
     // Layer positions pushed at a time: they, sorted, and their updates take
-    // about kPushBytes.
+    // about push_bytes_.
     size_t push_chunk(int into) const {
-        constexpr double kPushBytes = 512 << 20;
         const UnitSector& target = sectors_[into];
         const double unturns = static_cast<double>(internal_turns_[into]) /
                                static_cast<double>(sectors_[target.swapped].index->size());
         const double bytes = 2 * sizeof(Pushed) + sizeof(uint32_t) * std::max(unturns, 1.0);
-        return static_cast<size_t>(kPushBytes / bytes) + 1;
+        return static_cast<size_t>(static_cast<double>(push_bytes_) / bytes) + 1;
     }
 
     // An update waiting in its region's list: the predecessor's place in the
     // region, and by how much a win in the layer takes its counter down (at
     // most the predecessor's turns, which its counter holds). A region's
-    // states, 2 MiB, are a core's L2; smaller regions, more lists, were
-    // slower on 8-8 (their ends no longer stay in cache).
-    static constexpr int kRegionBits = 20;
+    // states are 2 MiB by default, a core's L2: with 2^18 states listing was
+    // 5% slower on 8-8 (more lists, whose ends no longer stay in cache), and
+    // 2^22 was no faster.
     static constexpr int kWeightBits = state::kCounterBits;
-    static_assert(kRegionBits + kWeightBits <= 32);
-    static uint32_t update_of(uint64_t in_sector, int weight) {
-        return static_cast<uint32_t>(in_sector & ((1 << kRegionBits) - 1)) << kWeightBits |
+    static constexpr int kMaxRegionBits = 32 - kWeightBits;
+    static_assert(state::kMaxCounter < 1 << kWeightBits, "a weight is at most a counter");
+    uint32_t update_of(uint64_t in_sector, int weight) const {
+        assert(weight >= 0 && weight <= state::kMaxCounter);
+        return static_cast<uint32_t>(in_sector & ((uint64_t{1} << region_bits_) - 1))
+                   << kWeightBits |
                static_cast<uint32_t>(weight);
     }
 
@@ -1231,22 +1246,25 @@ class UnitSolver {
                       std::vector<Repeat>& repeats,
                       std::vector<std::vector<uint32_t>>& bins) const {
         const UnitSector& target = sectors_[sector.swapped];
-        const Bitboard theirs = classes_.representatives(sector.index->opponent_stones())[q.theirs];
+        const Bitboard theirs =
+            classes_.representatives(sector.index->opponent_stones())[q.opponent_class];
         const Stones seen{q.mover, theirs};
         const Position position = position_of(sector.key, seen, sector.side);
         if (!may_have_moved(variant_, position)) return;
         const bool flying = turn_generation::can_fly(variant_, position, position.other());
         const bool may_remove = removable(variant_, seen.mover) != 0;
         const int q_fixers = won ? sector.index->stabiliser_size(q.u - sector.offset, seen) : 1;
-        const SymmetryClasses::SetImages mine = classes_.images(seen.mover);
+        // Images of the predecessors' opponent, q's mover.
+        const SymmetryClasses::SetImages predecessor_opponent = classes_.images(seen.mover);
         auto bin = [&](uint64_t p, int weight) {
-            bins[p >> kRegionBits].push_back(update_of(p, weight));
+            bins[p >> region_bits_].push_back(update_of(p, weight));
         };
         repeats.clear();
-        for (const auto& m : unmoves.of(*variant_.board, classes_, q.theirs, theirs, flying)) {
+        for (const auto& m :
+             unmoves.of(*variant_.board, classes_, q.opponent_class, theirs, flying)) {
             if ((seen.mover >> m.from & 1) || (may_remove && m.closed_mill)) continue;
             const uint64_t p = target.index->index_transformed(
-                m.mover, SymmetryClasses::image(mine, m.mover.symmetry));
+                m.mover, SymmetryClasses::image(predecessor_opponent, m.mover.symmetry));
             const Bitboard mover = (theirs & ~(1u << m.to)) | 1u << m.from;
             if (q_fixers > 1)
                 repeats.push_back({p, mover});
@@ -1267,7 +1285,7 @@ class UnitSolver {
     void apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided) {
         constexpr size_t kAhead = 16;  // updates whose state is loading
         const bool lost = d % 2 == 0;
-        const uint64_t base = target.offset + (uint64_t{r} << kRegionBits);
+        const uint64_t base = target.offset + (uint64_t{r} << region_bits_);
         uint16_t* states = &state_[base];
         for (auto& bins : bins_) {
             std::vector<uint32_t>& updates = bins[r];
@@ -1302,6 +1320,8 @@ class UnitSolver {
     bool progress_;
     Propagation propagation_;
     MovingWalk moving_walk_;
+    int region_bits_;      // of push's regions
+    uint64_t push_bytes_;  // for push's buffers
     std::vector<UnitSector> sectors_;
     std::vector<std::unique_ptr<ExchangeTable>> exchanges_;  // by sector, if its mover flies
     uint64_t size_ = 0;

@@ -51,13 +51,21 @@ struct SolveOptions {
     uint64_t memory_limit = 0;
     Propagation propagation = Propagation::automatic;  // the same files either way
     MovingWalk moving_walk = MovingWalk::automatic;    // the same files either way
+    // Push lists a layer's updates by region of 2^push_region_bits states (at
+    // most 26) before applying them region by region, a chunk of the layer
+    // at a time, its buffers about push_bytes (twice that at worst, as they
+    // grow). The same files whatever they are: tests make them small to
+    // cover many regions and chunks.
+    int push_region_bits = 20;
+    uint64_t push_bytes = uint64_t{512} << 20;
     // Called as each sector is written or found already written.
     std::function<void(const SectorReport&)> on_sector;
 };
 
-// Bytes a unit needs while it is solved: 3 per position of the unit (value
+// Bytes a unit needs while it is solved: 2 per position of the unit (value
 // and turn counter) and 2 per position of the solved sectors it reads, plus
-// 4 per position decided at a distance not yet processed (not estimated here).
+// 4 per position decided at a distance not yet processed and push's buffers
+// (SolveOptions::push_bytes), neither estimated here.
 uint64_t unit_memory(const Variant& variant, const SectorGraph& graph,
                      const std::vector<SectorKey>& unit);
 

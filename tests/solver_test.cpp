@@ -754,6 +754,53 @@ TEST(SolverSlow, SevenNine43AndLasker3311AreTheSameHoweverLayersArePropagated) {
     expect_same_files_however_propagated(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
 }
 
+// Push lists updates by region of states and applies each region on one
+// thread, a chunk of the layer at a time. Nine's sectors in the tests hold
+// under a million positions, one default region and one chunk: with regions
+// of 2^8 states and buffers of 64 KiB there are thousands of each, and the
+// files must be the same. Nine's layers are large enough for both threads to
+// list and apply (the test fails when one thread's lists are dropped).
+void expect_same_files_pushed_in_small_regions(const Variant& v,
+                                               const std::vector<SectorKey>& targets) {
+    TempDir usual("usual"), small("small");
+    solve_into(v, usual.path(), 2, targets, Propagation::push);
+    SolveOptions options;
+    options.directory = small.path();
+    options.threads = 2;
+    options.targets = targets;
+    options.progress = false;
+    options.propagation = Propagation::push;
+    options.push_region_bits = 8;
+    options.push_bytes = 64 << 10;
+    solve(v, options);
+    const auto expected = directory_bytes(usual.path());
+    EXPECT_GE(expected.size(), 3u);
+    const auto files = directory_bytes(small.path());
+    ASSERT_EQ(files.size(), expected.size());
+    for (const auto& [name, bytes] : expected)
+        EXPECT_TRUE(files.count(name) && bytes == files.at(name))
+            << v.name << " " << name << " differs pushed in small regions";
+}
+
+TEST(Solver, FiveIsTheSamePushedInSmallRegionsAndChunks) {
+    expect_same_files_pushed_in_small_regions(find_variant("five"), {});
+}
+
+TEST(SolverSlow, Nine43AndLasker3311AreTheSamePushedInSmallRegionsAndChunks) {
+    expect_same_files_pushed_in_small_regions(find_variant("nine"),
+                                              {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
+    expect_same_files_pushed_in_small_regions(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
+}
+
+TEST(Solver, PushRegionsOutsideTheirRangeAreRefused) {
+    TempDir dir("regions");
+    SolveOptions options;
+    options.directory = dir.path();
+    options.progress = false;
+    options.push_region_bits = 27;
+    EXPECT_THROW(solve(find_variant("five"), options), std::invalid_argument);
+}
+
 // The first pass walks a moving sector in index order or by opponent groups
 // (the automatic choice mixes them in six); Lasker's moving sectors have
 // stones in the opponent's hand.
