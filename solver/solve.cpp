@@ -876,6 +876,12 @@ class UnitSolver {
             const std::span<const UnitPosition> positions(layer.data() + begin,
                                                           std::min(layer.size() - begin, chunk));
             order_by_opponent_class(positions, sector);
+            // Whether positions of the sector have predecessors by moves, and
+            // whether those moves fly, depends on its counts alone.
+            const Position any =
+                position_of(sector.key, seen_stones(pushed_[0], sector), sector.side);
+            if (!may_have_moved(variant_, any)) return;
+            const bool flying = turn_generation::can_fly(variant_, any, any.other());
 #pragma omp parallel if (positions.size() >= kParallelWork)
             {
                 const auto thread = static_cast<size_t>(omp_get_thread_num());
@@ -886,7 +892,7 @@ class UnitSolver {
                     for (auto& bins : bins_)
                         if (bins.size() < regions) bins.resize(regions);
                 }
-                ClassUnmoves unmoves;
+                ClassUnmoves unmoves(*variant_.board, classes_, flying);
                 std::vector<Repeat> repeats;
 #pragma omp for schedule(dynamic, kPushGrain)
                 for (size_t k = 0; k < pushed_.size(); ++k)
@@ -1113,6 +1119,12 @@ class UnitSolver {
         uint32_t opponent_class;
     };
 
+    // A pushed position's stones, seen as above.
+    Stones seen_stones(const Pushed& q, const UnitSector& sector) const {
+        return {q.mover,
+                classes_.representatives(sector.index->opponent_stones())[q.opponent_class]};
+    }
+
     // Puts positions of `sector` in the order of their opponent's class, seen
     // as above. A predecessor's mover is the opponent with one stone moved
     // back: positions of one opponent class share those sets and their
@@ -1173,26 +1185,31 @@ class UnitSolver {
             bool closed_mill;  // the move closed a mill
             SymmetryClasses::Class mover;
         };
-        const std::vector<Unmove>& of(const Board& board, const SymmetryClasses& classes,
-                                      uint32_t rank, Bitboard theirs, bool flying) {
+        // For one sector: whether its predecessors' movers fly.
+        ClassUnmoves(const Board& board, const SymmetryClasses& classes, bool flying)
+            : board_(&board), classes_(&classes), flying_(flying) {}
+        const std::vector<Unmove>& of(uint32_t rank, Bitboard theirs) {
             if (rank == rank_) return unmoves_;
             rank_ = rank;
             unmoves_.clear();
-            const SymmetryClasses::SetImages images = classes.images(theirs);
+            const SymmetryClasses::SetImages images = classes_->images(theirs);
             for (Bitboard tos = theirs; tos; tos &= tos - 1) {
                 const int to = std::countr_zero(tos);
-                const bool closed = turn_generation::mills_closed(board, theirs, to) > 0;
-                const Bitboard froms = (flying ? board.all() : board.neighbours[to]) & ~theirs;
+                const bool closed = turn_generation::mills_closed(*board_, theirs, to) > 0;
+                const Bitboard froms = (flying_ ? board_->all() : board_->neighbours[to]) & ~theirs;
                 for (Bitboard f = froms; f; f &= f - 1) {
                     const int from = std::countr_zero(f);
                     unmoves_.push_back(
-                        {from, to, closed, classes.class_of_moved(images, to, from)});
+                        {from, to, closed, classes_->class_of_moved(images, to, from)});
                 }
             }
             return unmoves_;
         }
 
       private:
+        const Board* board_;
+        const SymmetryClasses* classes_;
+        bool flying_;
         uint32_t rank_ = std::numeric_limits<uint32_t>::max();
         std::vector<Unmove> unmoves_;
     };
@@ -1246,12 +1263,8 @@ class UnitSolver {
                       std::vector<Repeat>& repeats,
                       std::vector<std::vector<uint32_t>>& bins) const {
         const UnitSector& target = sectors_[sector.swapped];
-        const Bitboard theirs =
-            classes_.representatives(sector.index->opponent_stones())[q.opponent_class];
-        const Stones seen{q.mover, theirs};
-        const Position position = position_of(sector.key, seen, sector.side);
-        if (!may_have_moved(variant_, position)) return;
-        const bool flying = turn_generation::can_fly(variant_, position, position.other());
+        const Stones seen = seen_stones(q, sector);
+        const Bitboard theirs = seen.opponent;
         const bool may_remove = removable(variant_, seen.mover) != 0;
         const int q_fixers = won ? sector.index->stabiliser_size(q.u - sector.offset, seen) : 1;
         // Images of the predecessors' opponent, q's mover.
@@ -1260,8 +1273,7 @@ class UnitSolver {
             bins[p >> region_bits_].push_back(update_of(p, weight));
         };
         repeats.clear();
-        for (const auto& m :
-             unmoves.of(*variant_.board, classes_, q.opponent_class, theirs, flying)) {
+        for (const auto& m : unmoves.of(q.opponent_class, theirs)) {
             if ((seen.mover >> m.from & 1) || (may_remove && m.closed_mill)) continue;
             const uint64_t p = target.index->index_transformed(
                 m.mover, SymmetryClasses::image(predecessor_opponent, m.mover.symmetry));
