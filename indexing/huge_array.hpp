@@ -3,17 +3,54 @@
 // access also misses the TLB, with 2 MiB pages few do.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
-#include <cstdlib>
 #include <memory>
-#include <new>
+#include <mutex>
 #include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace morris {
+
+inline constexpr size_t kHugePage = size_t{2} << 20;  // bytes
+
+// The pages of freed huge arrays, kept mapped for the next ones. A page the
+// process touches for the first time costs far more than its use: the
+// kernel clears it, and on a virtual machine whose host takes back the
+// guest's free memory (virtio-balloon's free page reporting, a few seconds
+// after it is freed) the host must map and clear it again too. Here that was
+// 2.3 s per GiB, against 0.05 s per GiB for a kept page (moved into place by
+// mremap, without a copy). A solve frees and takes tens of gigabytes from
+// unit to unit, so it hands its arrays' pages on instead.
+class PagePool {
+  public:
+    PagePool() = default;
+    PagePool(const PagePool&) = delete;
+    PagePool& operator=(const PagePool&) = delete;
+    ~PagePool() { release(); }
+
+    // `bytes` (a multiple of kHugePage) of memory aligned to a huge page,
+    // made of kept pages as far as they go and of untouched ones after.
+    void* take(size_t bytes);
+    void give(void* memory, size_t bytes);
+    // Unmaps the kept pages: they are no longer expected to be taken soon.
+    void release();
+    size_t kept_bytes() const;
+
+  private:
+    struct Range {
+        char* begin;
+        size_t bytes;
+    };
+    mutable std::mutex mutex_;
+    std::vector<Range> kept_;
+};
+
+// Anonymous memory of `bytes` (a multiple of kHugePage) aligned to a huge
+// page and advised to use them; std::bad_alloc when there is none.
+void* map_huge_pages(size_t bytes);
+void unmap_huge_pages(void* memory, size_t bytes);
 
 // For arrays that are written whole before they are read: filling them first
 // would touch every page on one thread, where the writers touch them in
@@ -25,18 +62,18 @@ template <typename T>
 class HugeArray {
   public:
     HugeArray() = default;
-    explicit HugeArray(size_t size, T fill = T{}) : HugeArray(size, kUninitialized) {
+    explicit HugeArray(size_t size, T fill = T{}, PagePool* pool = nullptr)
+        : HugeArray(size, kUninitialized, pool) {
         std::uninitialized_fill_n(data_.get(), size, fill);
     }
-    HugeArray(size_t size, Uninitialized) : size_(size) {
+    // With a pool, the memory comes from it and goes back to it, which must
+    // outlive the array. Its contents are then those some earlier array left.
+    HugeArray(size_t size, Uninitialized, PagePool* pool = nullptr) : size_(size) {
         static_assert(std::is_trivially_copyable_v<T>);
-        constexpr size_t kHugePage = size_t{2} << 20;
         const size_t bytes = (size * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
         if (bytes == 0) return;
-        void* memory = std::aligned_alloc(kHugePage, bytes);
-        if (!memory) throw std::bad_alloc();
-        madvise(memory, bytes, MADV_HUGEPAGE);  // advice only: fine if refused
-        data_.reset(static_cast<T*>(memory));
+        void* memory = pool ? pool->take(bytes) : map_huge_pages(bytes);
+        data_ = std::unique_ptr<T[], Free>(static_cast<T*>(memory), Free{pool, bytes});
     }
 
     // Moved from, an array is empty.
@@ -62,7 +99,14 @@ class HugeArray {
 
   private:
     struct Free {
-        void operator()(T* p) const { std::free(p); }
+        PagePool* pool = nullptr;
+        size_t bytes = 0;
+        void operator()(T* p) const {
+            if (pool)
+                pool->give(p, bytes);
+            else
+                unmap_huge_pages(p, bytes);
+        }
     };
     std::unique_ptr<T[], Free> data_;
     size_t size_ = 0;

@@ -43,8 +43,9 @@ constexpr size_t kCacheLine = 64;  // bytes
 // has a handful of them: a flat list searched linearly beats a map here.
 class SolvedSectors {
   public:
-    SolvedSectors(const Variant& v, std::filesystem::path directory)
-        : variant_(v), directory_(std::move(directory)) {}
+    // Their arrays' memory comes from `pool` and goes back to it.
+    SolvedSectors(const Variant& v, std::filesystem::path directory, PagePool& pool)
+        : variant_(v), directory_(std::move(directory)), pool_(&pool) {}
 
     void load(const SectorKey& key) {
         if (find(key)) return;
@@ -54,7 +55,7 @@ class SolvedSectors {
             sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
         if (file->info().entries != index.size())
             throw DatabaseError(to_string(key) + ": entry count does not match the index");
-        HugeArray<Entry> entries(index.size(), kUninitialized);
+        HugeArray<Entry> entries(index.size(), kUninitialized, pool_);
         file->read_all(entries);  // every entry, in parallel
         tables_.push_back({key, &index, std::move(entries)});
     }
@@ -102,6 +103,7 @@ class SolvedSectors {
 
     const Variant& variant_;
     std::filesystem::path directory_;
+    PagePool* pool_;
     std::vector<Table> tables_;
 };
 
@@ -165,8 +167,9 @@ void merge(Layers& into, Layers& from) {
 
 class UnitSolver {
   public:
+    // The unit's states take their memory from `pool`, at once.
     UnitSolver(const Variant& v, const std::vector<SectorKey>& keys, const SolvedSectors& solved,
-               const SolveOptions& options)
+               const SolveOptions& options, PagePool& pool)
         : variant_(v),
           classes_(symmetry_classes(*v.board)),
           solved_(solved),
@@ -211,12 +214,12 @@ class UnitSolver {
                                        [](const SectorKey& k) { return k.mover_in_hand > 0; });
         if (size_ > std::numeric_limits<UnitPosition>::max())
             throw std::runtime_error(label("") + "has too many positions for one unit");
+        state_ = HugeArray<uint16_t>(size_, kUninitialized, &pool);  // the first pass sets each
     }
 
     uint64_t size() const { return size_; }
 
     void run() {
-        state_ = HugeArray<uint16_t>(size_, kUninitialized);  // the first pass sets every state
         if (only_placements_) {
             first_pass();  // settles every position: all turns leave the unit
             return;
@@ -1422,7 +1425,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         reports.push_back(r);
         if (options.on_sector) options.on_sector(r);
     };
-    SolvedSectors solved(v, options.directory);
+    PagePool pool;  // outlives the arrays it hands out
+    SolvedSectors solved(v, options.directory, pool);
     for (const auto& unit : graph.units) {
         if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
                 return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
@@ -1441,7 +1445,10 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         solved.keep_only(children);
         for (const SectorKey& c : children) solved.load(c);
 
-        UnitSolver solver(v, unit, solved, options);
+        UnitSolver solver(v, unit, solved, options, pool);
+        // The unit's arrays are all taken: pages left over would only add to
+        // the memory its other buffers take.
+        pool.release();
         solver.run();
         {
             const auto entries = solver.finish();
@@ -1476,10 +1483,11 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
     const SectorGraph graph = sector_graph(v);
     const std::vector<SectorKey> keys = sectors.empty() ? graph.sectors : sectors;
     uint64_t inconsistent = 0;
+    PagePool pool;
     for (const SectorKey& key : keys) {
         if (!graph.contains(key))
             throw std::runtime_error("sector " + to_string(key) + " is not a sector of " + v.name);
-        SolvedSectors solved(v, directory);
+        SolvedSectors solved(v, directory, pool);
         solved.load(key);
         for (const SectorKey& s : graph.successors.at(key)) solved.load(s);
         const HugeArray<Entry>& stored = solved.entries(key);
