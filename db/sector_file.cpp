@@ -148,11 +148,13 @@ std::vector<unsigned char> compress_block(std::span<const Entry> entries, ZSTD_C
         planes[i] = static_cast<unsigned char>(entries[i] & 0xff);
         planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
     }
-    std::vector<unsigned char> out(ZSTD_compressBound(planes.size()));
-    size_t size = ZSTD_compress2(compression, out.data(), out.size(), planes.data(), planes.size());
+    std::vector<unsigned char> bound(ZSTD_compressBound(planes.size()));
+    size_t size =
+        ZSTD_compress2(compression, bound.data(), bound.size(), planes.data(), planes.size());
     if (ZSTD_isError(size)) throw DatabaseError(std::string("zstd: ") + ZSTD_getErrorName(size));
-    out.resize(size);
-    return out;
+    // Kept until the file is written: copied out of the worst-case buffer,
+    // whose capacity would hold 2 more bytes per entry of the whole sector.
+    return {bound.begin(), bound.begin() + static_cast<std::ptrdiff_t>(size)};
 }
 
 }  // namespace

@@ -152,6 +152,17 @@ struct UnitSector {
 using UnitPosition = uint32_t;
 using Layers = std::vector<std::vector<UnitPosition>>;
 
+// A decided position being pushed, seen under the symmetry that takes its
+// opponent's stones to their class's representative.
+struct Pushed {
+    UnitPosition u;
+    Bitboard mover;  // its mover's stones under that symmetry
+    uint32_t opponent_class;
+};
+// Un-moves of one position at most: three flying stones to 21 points, or
+// twelve stones with five neighbours each.
+constexpr int kMostUnmoves = 63;
+
 void append(Layers& layers, int distance, uint64_t position) {
     if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
     layers[distance].push_back(static_cast<UnitPosition>(position));
@@ -1114,14 +1125,6 @@ class UnitSolver {
         if (state::is_decided(now)) append(decided, state::plies(now), u);
     }
 
-    // A decided position being pushed, seen under the symmetry that takes
-    // its opponent's stones to their class's representative.
-    struct Pushed {
-        UnitPosition u;
-        Bitboard mover;  // its mover's stones under that symmetry
-        uint32_t opponent_class;
-    };
-
     // A pushed position's stones, seen as above.
     Stones seen_stones(const Pushed& q, const UnitSector& sector) const {
         return {q.mover,
@@ -1379,14 +1382,31 @@ uint64_t default_memory_limit() {
     return pages * page_size / 100 * kPercent;
 }
 
-uint64_t unit_memory(const Variant& v, const SectorGraph& graph,
-                     const std::vector<SectorKey>& unit) {
+uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vector<SectorKey>& unit,
+                     const SolveOptions& options) {
     auto size = [&](const SectorKey& k) {
         return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
     };
     uint64_t bytes = 0;
-    for (const SectorKey& k : unit) bytes += sizeof(uint16_t) * size(k);
+    // Its states, and as much again for its files' compressed blocks, which
+    // are held until written (incompressible entries would take as much).
+    for (const SectorKey& k : unit) bytes += 2 * sizeof(uint16_t) * size(k);
     for (const SectorKey& c : unit_children(graph, unit)) bytes += sizeof(Entry) * size(c);
+    // A unit of place-only sectors settles every position in its first pass:
+    // it lists no layer and pushes nothing.
+    const bool moves = v.rules.placement != Placement::place_only ||
+                       std::any_of(unit.begin(), unit.end(),
+                                   [](const SectorKey& k) { return k.mover_in_hand == 0; });
+    if (moves) {
+        uint64_t positions = 0;
+        for (const SectorKey& k : unit) positions += size(k);
+        bytes += sizeof(UnitPosition) * positions;  // each enters one layer at most
+        // Push's buffers, which grow up to twice push_bytes: a chunk of a
+        // layer as found and in order, and an update per un-move.
+        constexpr uint64_t kPushBytesPerPosition =
+            2 * sizeof(Pushed) + sizeof(uint32_t) * kMostUnmoves;
+        bytes += std::min(2 * options.push_bytes, kPushBytesPerPosition * positions);
+    }
     return bytes;
 }
 
@@ -1436,7 +1456,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
             for (const SectorKey& k : unit) report({.key = k, .skipped = true});
             continue;
         }
-        if (const uint64_t need = unit_memory(v, graph, unit); need > limit)
+        if (const uint64_t need = unit_memory(v, graph, unit, options); need > limit)
             throw std::runtime_error(fmt::format(
                 "sector {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
                 to_string(unit.front()), need / double(1 << 20), limit / double(1 << 20)));

@@ -62,12 +62,14 @@ struct SolveOptions {
     std::function<void(const SectorReport&)> on_sector;
 };
 
-// Bytes a unit needs while it is solved: 2 per position of the unit (value
-// and turn counter) and 2 per position of the solved sectors it reads, plus
-// 4 per position decided at a distance not yet processed and push's buffers
-// (SolveOptions::push_bytes), neither estimated here.
+// Bytes a unit needs while it is solved, an estimate above the peaks
+// measured: 2 per position of the unit (value and turn counter), 2 more for
+// its files' compressed blocks (at most the entries' size), and 2 per
+// position of the solved sectors it reads; and, when its positions move, 4
+// per position for the positions decided at distances not yet processed
+// and push's buffers (twice options.push_bytes, or less for a small unit).
 uint64_t unit_memory(const Variant& variant, const SectorGraph& graph,
-                     const std::vector<SectorKey>& unit);
+                     const std::vector<SectorKey>& unit, const SolveOptions& options);
 
 // Solves what `options` asks for, skipping sectors already written, and
 // returns a report per sector. Throws DatabaseError or std::runtime_error.

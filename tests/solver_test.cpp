@@ -48,10 +48,12 @@
 #include "db/database.hpp"
 #include "db/sector_file.hpp"
 #include "db/value.hpp"
+#include "indexing/perfect_hash.hpp"
 #include "indexing/position.hpp"
 #include "indexing/sector.hpp"
 #include "indexing/variant.hpp"
 #include "solver/rules.hpp"
+#include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -799,6 +801,58 @@ TEST(Solver, PushRegionsOutsideTheirRangeAreRefused) {
     options.progress = false;
     options.push_region_bits = 27;
     EXPECT_THROW(solve(find_variant("five"), options), std::invalid_argument);
+}
+
+// A unit is refused before it starts when its estimated memory exceeds the
+// limit: the limit stands however little a unit needs, and nothing is written.
+TEST(Solver, AUnitAboveTheMemoryLimitIsRefusedBeforeItStarts) {
+    TempDir dir("limit");
+    SolveOptions options;
+    options.directory = dir.path();
+    options.progress = false;
+    options.memory_limit = 1024;
+    try {
+        solve(find_variant("five"), options);
+        ADD_FAILURE() << "a 1 KiB memory limit was not refused";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find("more than the memory limit of"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+// What a unit is expected to take: its states, its files' compressed blocks
+// and its children's entries;
+// for a unit whose positions move, also its layers and push's buffers, the
+// latter up to twice push_bytes.
+TEST(Solver, UnitMemoryCountsLayersAndPushBuffersOfUnitsThatMove) {
+    const Variant& nine = find_variant("nine");
+    const SectorGraph graph = sector_graph(nine);
+    auto positions = [&](const SectorKey& k) {
+        return sector_index(*nine.board, k.mover_on_board, k.opponent_on_board).size();
+    };
+    auto children_bytes = [&](const std::vector<SectorKey>& unit) {
+        uint64_t bytes = 0;
+        for (const SectorKey& c : unit_children(graph, unit)) bytes += 2 * positions(c);
+        return bytes;
+    };
+    const SectorKey four_three{4, 3, 0, 0}, three_four{3, 4, 0, 0};
+    const std::vector<SectorKey> moving{four_three, three_four};
+    const uint64_t n = positions(four_three) + positions(three_four);
+    const uint64_t states_and_layers = 2 * n + 2 * n + 4 * n + children_bytes(moving);
+    SolveOptions options;
+    options.push_bytes = 1024;
+    EXPECT_EQ(unit_memory(nine, graph, moving, options), states_and_layers + 2048);
+    // With room for any chunk, push's share is what the unit's positions
+    // can list: at least an update each, and far less than the room.
+    options.push_bytes = uint64_t{1} << 40;
+    const uint64_t push = unit_memory(nine, graph, moving, options) - states_and_layers;
+    EXPECT_GE(push, 4 * n);
+    EXPECT_LT(push, 1024 * n);
+
+    const std::vector<SectorKey> placing{{3, 3, 1, 1}};  // nine's placements are place-only
+    EXPECT_EQ(unit_memory(nine, graph, placing, options),
+              2 * positions(placing[0]) + 2 * positions(placing[0]) + children_bytes(placing));
 }
 
 // The first pass walks a moving sector in index order or by opponent groups
