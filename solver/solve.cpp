@@ -163,6 +163,15 @@ struct Pushed {
 // twelve stones with five neighbours each.
 constexpr int kMostUnmoves = 63;
 
+// Whether every position of a unit only places (place-only variants'
+// sectors with stones in the mover's hand): then every turn leaves the unit,
+// and one pass settles all, without layers or push.
+bool only_places(const Variant& v, const std::vector<SectorKey>& unit) {
+    return v.rules.placement == Placement::place_only &&
+           std::all_of(unit.begin(), unit.end(),
+                       [](const SectorKey& k) { return k.mover_in_hand > 0; });
+}
+
 void append(Layers& layers, int distance, uint64_t position) {
     if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
     layers[distance].push_back(static_cast<UnitPosition>(position));
@@ -220,9 +229,7 @@ class UnitSolver {
         internal_turns_.assign(sectors_.size(), 0);
         undecided_.assign(sectors_.size(), 0);
         size_ = offset;
-        only_placements_ = v.rules.placement == Placement::place_only &&
-                           std::all_of(keys.begin(), keys.end(),
-                                       [](const SectorKey& k) { return k.mover_in_hand > 0; });
+        only_placements_ = only_places(v, keys);
         if (size_ > std::numeric_limits<UnitPosition>::max())
             throw std::runtime_error(label("") + "has too many positions for one unit");
         state_ = HugeArray<uint16_t>(size_, kUninitialized, &pool);  // the first pass sets each
@@ -1389,19 +1396,13 @@ uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vect
     auto size = [&](const SectorKey& k) {
         return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
     };
-    uint64_t bytes = 0;
+    uint64_t positions = 0;
+    for (const SectorKey& k : unit) positions += size(k);
     // Its states, and as much again for its files' compressed blocks, which
     // are held until written (incompressible entries would take as much).
-    for (const SectorKey& k : unit) bytes += 2 * sizeof(uint16_t) * size(k);
+    uint64_t bytes = 2 * sizeof(uint16_t) * positions;
     for (const SectorKey& c : unit_children(graph, unit)) bytes += sizeof(Entry) * size(c);
-    // A unit of place-only sectors settles every position in its first pass:
-    // it lists no layer and pushes nothing.
-    const bool moves = v.rules.placement != Placement::place_only ||
-                       std::any_of(unit.begin(), unit.end(),
-                                   [](const SectorKey& k) { return k.mover_in_hand == 0; });
-    if (moves) {
-        uint64_t positions = 0;
-        for (const SectorKey& k : unit) positions += size(k);
+    if (!only_places(v, unit)) {
         bytes += sizeof(UnitPosition) * positions;  // each enters one layer at most
         // Push's buffers, which grow up to twice push_bytes: a chunk of a
         // layer as found and in order, and an update per un-move.

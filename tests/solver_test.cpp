@@ -482,15 +482,21 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
 
 using morris::test_support::TempDir;
 
+// Options that solve into `dir` without a progress line.
+SolveOptions quiet_options(const fs::path& dir) {
+    SolveOptions options;
+    options.directory = dir;
+    options.progress = false;
+    return options;
+}
+
 std::vector<SectorReport> solve_into(const Variant& v, const fs::path& dir, int threads,
                                      std::vector<SectorKey> targets = {},
                                      Propagation propagation = Propagation::automatic,
                                      MovingWalk moving_walk = MovingWalk::automatic) {
-    SolveOptions options;
-    options.directory = dir;
+    SolveOptions options = quiet_options(dir);
     options.threads = threads;
     options.targets = std::move(targets);
-    options.progress = false;
     options.propagation = propagation;
     options.moving_walk = moving_walk;
     return solve(v, options);
@@ -766,11 +772,9 @@ void expect_same_files_pushed_in_small_regions(const Variant& v,
                                                const std::vector<SectorKey>& targets) {
     TempDir usual("usual"), small("small");
     solve_into(v, usual.path(), 2, targets, Propagation::push);
-    SolveOptions options;
-    options.directory = small.path();
+    SolveOptions options = quiet_options(small.path());
     options.threads = 2;
     options.targets = targets;
-    options.progress = false;
     options.propagation = Propagation::push;
     options.push_region_bits = 8;
     options.push_bytes = 64 << 10;
@@ -796,9 +800,7 @@ TEST(SolverSlow, Nine43AndLasker3311AreTheSamePushedInSmallRegionsAndChunks) {
 
 TEST(Solver, PushRegionsOutsideTheirRangeAreRefused) {
     TempDir dir("regions");
-    SolveOptions options;
-    options.directory = dir.path();
-    options.progress = false;
+    SolveOptions options = quiet_options(dir.path());
     options.push_region_bits = 27;
     EXPECT_THROW(solve(find_variant("five"), options), std::invalid_argument);
 }
@@ -807,9 +809,7 @@ TEST(Solver, PushRegionsOutsideTheirRangeAreRefused) {
 // limit: the limit stands however little a unit needs, and nothing is written.
 TEST(Solver, AUnitAboveTheMemoryLimitIsRefusedBeforeItStarts) {
     TempDir dir("limit");
-    SolveOptions options;
-    options.directory = dir.path();
-    options.progress = false;
+    SolveOptions options = quiet_options(dir.path());
     options.memory_limit = 1024;
     try {
         solve(find_variant("five"), options);
@@ -822,9 +822,8 @@ TEST(Solver, AUnitAboveTheMemoryLimitIsRefusedBeforeItStarts) {
 }
 
 // What a unit is expected to take: its states, its files' compressed blocks
-// and its children's entries;
-// for a unit whose positions move, also its layers and push's buffers, the
-// latter up to twice push_bytes.
+// and its children's entries; for a unit whose positions move, also its
+// layers and push's buffers, the latter up to twice push_bytes.
 TEST(Solver, UnitMemoryCountsLayersAndPushBuffersOfUnitsThatMove) {
     const Variant& nine = find_variant("nine");
     const SectorGraph graph = sector_graph(nine);
