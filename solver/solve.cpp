@@ -584,40 +584,61 @@ class UnitSolver {
     // are. Moves that remove nothing stay in the unit and are counted; one
     // that removes stone r leads into the block of the class of the
     // opponent's stones less r, which the group shares: its lookups stay in
-    // a few blocks rather than missing the cache once each.
+    // a few blocks rather than missing the cache once each. The turns are
+    // for_each_loud_turn's, with what the group shares (its opponent's
+    // stones, what of them is removable, whether the mover flies) worked out
+    // once, and no position built unless it has no turn.
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
+        const Board& board = *variant_.board;
         const Bitboard opponent = classes_.representatives(sector.key.opponent_on_board)[c];
+        const Bitboard free = board.all() & ~opponent;
         std::array<SymmetryClasses::Class, kMaxPoints> after_removing;
-        removal_classes(opponent, after_removing);
+        const Bitboard removable_stones = removal_classes(opponent, after_removing);
+        const int removal_count = std::popcount(removable_stones);
+        const bool flies = variant_.rules.flying == Flying::at_three &&
+                           sector.key.mover_on_board == turn_generation::kFlyingStones;
         TurnTarget removal(sector.key, sector.key.opponent_on_board - 1, false);
         std::array<uint64_t, kMaxPoints * kMaxPoints> slots;
         uint64_t visited = 0;
         sector.index->for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
-            const Position p = position_of(sector.key, stones, sector.side);
+            const Bitboard mine = stones.mover;
+            const Bitboard empty = free & ~mine;
+            // With nothing to remove, a move that closes a mill is as quiet as any.
+            const Bitboard closing =
+                removal_count ? turn_generation::closing_points(board, mine, empty) : 0;
             Summary summary;
             const SolvedSectors::Table* table = nullptr;
             int lookups = 0;
-            const QuietTurns quiet = for_each_loud_turn(variant_, p, [&](const Turn& t) {
-                ++summary.turns;
-                if (t.removals() == 0) {
-                    ++summary.internal;
-                    return;
+            for (Bitboard from = mine; from; from &= from - 1) {
+                const int f = std::countr_zero(from);
+                const Bitboard to_all = flies ? empty : board.neighbours[f] & empty;
+                summary.internal += std::popcount(to_all & ~closing);
+                for (Bitboard to = to_all & closing; to; to &= to - 1) {
+                    const int t = std::countr_zero(to);
+                    const Bitboard after = (mine & ~(1u << f)) | 1u << t;
+                    if (turn_generation::mills_closed(board, after, t) == 0) {
+                        ++summary.internal;  // the moved stone was one of the two
+                        continue;
+                    }
+                    summary.turns += removal_count;
+                    if (!(table = removal.get(solved_))) {
+                        summary.add_their_loss_for_want_of_stones();
+                        continue;
+                    }
+                    for (Bitboard r = removable_stones; r; r &= r - 1) {
+                        const SymmetryClasses::Class& next = after_removing[std::countr_zero(r)];
+                        const uint64_t at = table->index->index_transformed(
+                            next, classes_.transform(after, next.symmetry));
+                        __builtin_prefetch(&table->entries[at]);
+                        slots[lookups++] = at;
+                    }
                 }
-                if (!(table = removal.get(solved_))) {
-                    summary.add_their_loss_for_want_of_stones();
-                    return;
-                }
-                const SymmetryClasses::Class& next = after_removing[t.removed[0]];
-                const Bitboard after = (stones.mover & ~(1u << t.from)) | 1u << t.to;
-                const uint64_t at =
-                    table->index->index_transformed(next, classes_.transform(after, next.symmetry));
-                __builtin_prefetch(&table->entries[at]);
-                slots[lookups++] = at;
-            });
-            summary.turns += quiet.moves;
-            summary.internal += quiet.moves;
+            }
+            summary.turns += summary.internal;
             for (int k = 0; k < lookups; ++k) summary.add(table->entries[slots[k]]);
             const uint64_t u = sector.offset + i;
+            const Position p =
+                summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
             batch.settled.push_back(
                 {static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
             ++visited;
