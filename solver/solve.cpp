@@ -564,17 +564,17 @@ class UnitSolver {
 
     // Whether a sector that only moves walks by opponent, a group at a time
     // (settle_moving_group), rather than in index order: when stones cover
-    // seven twelfths of the board or more (14 of nine's 24 points). There
-    // moves close mills often enough that keeping their lookups in a few
-    // blocks per group outweighs the walk's scattered state writes. On nine,
-    // by group against index order: 8-8 6% and 9-9 10% faster, 7-8 9.6%,
-    // 6-9 8.1%, 6-8 4.4% and 5-9 1.9% faster, 7-7 the same, 6-6 16% slower
-    // (where the index order's lookups, fewer, overlap well).
+    // thirteen twenty-fourths of the board or more (13 of nine's 24 points).
+    // There moves close mills often enough that keeping their lookups in a
+    // few blocks per group, and working out once what the group shares,
+    // outweigh the walk's scattered state writes. On nine, by group against
+    // index order, side by side, one thread: 5-8 -8.3%, 4-9 -11.4%, 6-7
+    // -10.8%; at 12 stones 5-7 -9.0%, 6-6 -1.0% but 4-8 +5.7%.
     bool moves_by_group(const SectorKey& k) const {
         if (k.mover_in_hand > 0 || variant_.rules.double_mill == DoubleMill::two ||
             k.mover_on_board < kFewestStones || moving_walk_ == MovingWalk::index_order)
             return false;
-        const int crowded_stones = (7 * variant_.board->points + 11) / 12;
+        const int crowded_stones = (13 * variant_.board->points + 23) / 24;
         return moving_walk_ == MovingWalk::by_opponent ||
                k.mover_on_board + k.opponent_on_board >= crowded_stones;
     }

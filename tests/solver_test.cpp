@@ -714,7 +714,7 @@ TEST(SolverSlow, SixIsConsistentAndBitForBitTheSameWithOneAndTwoThreads) {
     TempDir one("six-1"), two("six-2");
     solve_into(v, one.path(), 1);
     solve_into(v, two.path(), 2);
-    // Six's crowded moving sectors (11 and 12 stones on 16 points) are
+    // Six's crowded moving sectors (9 to 12 stones on 16 points) are
     // settled by opponent groups, the others in index order: each value
     // must agree with its successors'.
     EXPECT_EQ(verify(v, one.path(), {}, false), 0u);
