@@ -209,6 +209,34 @@ void visit_placements(const Variant& v, const Position& p, LazyRemovable& remova
     }
 }
 
+// The moves of a side with stones `own` onto the points `empty` (any of
+// them when it flies, neighbours otherwise): calls visit(from, to, closed)
+// for each that closes `closed` > 0 mills, and returns how many close none.
+// Only moves to `closing` points are looked at closer: closing_points(), or
+// nothing when a closed mill would count as quiet anyway. A solver walking
+// positions that share the opponent's stones works out `closing` and
+// `flies` itself and builds no position.
+template <typename Visit>
+int for_each_closing_move(const Board& board, Bitboard own, Bitboard empty, bool flies,
+                          Bitboard closing, Visit&& visit) {
+    int quiet = 0;
+    for (Bitboard from = own; from; from &= from - 1) {
+        const int f = std::countr_zero(from);
+        const Bitboard to_all = flies ? empty : board.neighbours[f] & empty;
+        quiet += std::popcount(to_all & ~closing);
+        for (Bitboard to = to_all & closing; to; to &= to - 1) {
+            const int t = std::countr_zero(to);
+            const int closed = mills_closed(board, (own & ~(1u << f)) | 1u << t, t);
+            if (closed == 0) {
+                ++quiet;  // the moved stone was one of the mill's two
+                continue;
+            }
+            visit(f, t, closed);
+        }
+    }
+    return quiet;
+}
+
 }  // namespace turn_generation
 
 template <typename Visit>
@@ -253,22 +281,11 @@ QuietTurns for_each_loud_turn(const Variant& v, const Position& p, Visit&& visit
         }
     }
     if (!may_move(v, p)) return quiet;
-    for (Bitboard from = own; from; from &= from - 1) {
-        const int f = std::countr_zero(from);
-        const Bitboard to_all = destinations(v, p, f);
-        quiet.moves += std::popcount(to_all & ~closing);
-        for (Bitboard to = to_all & closing; to; to &= to - 1) {
-            const int t = std::countr_zero(to);
-            const Bitboard after = (own & ~(1u << f)) | 1u << t;
-            const int closed = mills_closed(board, after, t);
-            if (closed == 0) {
-                ++quiet.moves;
-                continue;
-            }
-            const Turn turn{.from = static_cast<int8_t>(f), .to = static_cast<int8_t>(t)};
+    quiet.moves = for_each_closing_move(
+        board, own, empty, can_fly(v, p, p.side), closing, [&](int from, int to, int closed) {
+            const Turn turn{.from = static_cast<int8_t>(from), .to = static_cast<int8_t>(to)};
             visit_with_removals(v, p, turn, closed, removable_now, visit);
-        }
-    }
+        });
     return quiet;
 }
 

@@ -584,10 +584,11 @@ class UnitSolver {
     // are. Moves that remove nothing stay in the unit and are counted; one
     // that removes stone r leads into the block of the class of the
     // opponent's stones less r, which the group shares: its lookups stay in
-    // a few blocks rather than missing the cache once each. The turns are
-    // for_each_loud_turn's, with what the group shares (its opponent's
-    // stones, what of them is removable, whether the mover flies) worked out
-    // once, and no position built unless it has no turn.
+    // a few blocks rather than missing the cache once each. The moves are
+    // for_each_loud_turn's (for_each_closing_move), with what the group
+    // shares (its opponent's stones, what of them is removable, whether the
+    // mover flies) worked out once, and no position built unless it has no
+    // turn.
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
         const Board& board = *variant_.board;
         const Bitboard opponent = classes_.representatives(sector.key.opponent_on_board)[c];
@@ -609,22 +610,14 @@ class UnitSolver {
             Summary summary;
             const SolvedSectors::Table* table = nullptr;
             int lookups = 0;
-            for (Bitboard from = mine; from; from &= from - 1) {
-                const int f = std::countr_zero(from);
-                const Bitboard to_all = flies ? empty : board.neighbours[f] & empty;
-                summary.internal += std::popcount(to_all & ~closing);
-                for (Bitboard to = to_all & closing; to; to &= to - 1) {
-                    const int t = std::countr_zero(to);
-                    const Bitboard after = (mine & ~(1u << f)) | 1u << t;
-                    if (turn_generation::mills_closed(board, after, t) == 0) {
-                        ++summary.internal;  // the moved stone was one of the two
-                        continue;
-                    }
+            summary.internal = turn_generation::for_each_closing_move(
+                board, mine, empty, flies, closing, [&](int from, int to, int) {
                     summary.turns += removal_count;
                     if (!(table = removal.get(solved_))) {
                         summary.add_their_loss_for_want_of_stones();
-                        continue;
+                        return;
                     }
+                    const Bitboard after = (mine & ~(1u << from)) | 1u << to;
                     for (Bitboard r = removable_stones; r; r &= r - 1) {
                         const SymmetryClasses::Class& next = after_removing[std::countr_zero(r)];
                         const uint64_t at = table->index->index_transformed(
@@ -632,8 +625,7 @@ class UnitSolver {
                         __builtin_prefetch(&table->entries[at]);
                         slots[lookups++] = at;
                     }
-                }
-            }
+                });
             summary.turns += summary.internal;
             for (int k = 0; k < lookups; ++k) summary.add(table->entries[slots[k]]);
             const uint64_t u = sector.offset + i;
