@@ -143,37 +143,48 @@ inline uint32_t next_combination(uint32_t set) {
     return ripple | ((set ^ ripple) >> 2 >> std::countr_zero(set));
 }
 
-// For each k-subset of n points, by colex rank: the colex ranks of the
-// subsets one exchange away (one of its points taken out, one of the other
-// n - k put in), k * (n - k) of them. A flying stone's moves are exchanges,
-// so this lists a flying mover's successors without ranking each one.
+// For each k-subset of n points, by colex rank: the subsets one exchange
+// away (one of its points taken out, one of the other n - k put in), as a
+// bitmap over colex ranks. A flying stone's moves are exchanges, so this
+// lists a flying mover's successors without ranking each one; as a bitmap,
+// how many of them have some property is a popcount of an AND with the
+// bitmap of the subsets that have it, a word per 64 subsets rather than a
+// read per exchange.
 class ExchangeTable {
   public:
-    ExchangeTable(int n, int k)
-        : per_subset_(exchanges(n, k)), ranks_(binomial[n][k] * per_subset_) {
+    ExchangeTable(int n, int k) : subsets_(subsets(n, k)), words_((subsets_ + 63) / 64) {
+        bits_.resize(subsets_ * words_);
         const uint32_t all = (uint32_t{1} << n) - 1;
         uint32_t set = (uint32_t{1} << k) - 1;  // Gosper's walk is in colex order
-        for (auto out = ranks_.begin(); out != ranks_.end(); set = next_combination(set))
+        for (uint64_t* row = bits_.data(); row != bits_.data() + bits_.size();
+             row += words_, set = next_combination(set))
             for (uint32_t taken = set; taken; taken &= taken - 1)
-                for (uint32_t put = all & ~set; put; put &= put - 1)
-                    *out++ = static_cast<uint16_t>(
-                        colex().rank((set & ~(taken & -taken)) | (put & -put)));
+                for (uint32_t put = all & ~set; put; put &= put - 1) {
+                    const uint32_t rank = colex().rank((set & ~(taken & -taken)) | (put & -put));
+                    row[rank / 64] |= uint64_t{1} << rank % 64;
+                }
     }
-    std::span<const uint16_t> of(uint32_t rank) const {
-        return {ranks_.data() + rank * per_subset_, per_subset_};
+    uint32_t subsets() const { return subsets_; }
+    // Words of a bitmap over the subsets.
+    size_t words() const { return words_; }
+    std::span<const uint64_t> of(uint32_t rank) const {
+        return {bits_.data() + size_t{rank} * words_, words_};
     }
 
   private:
     // Checked before anything is allocated: the colex ranker covers
-    // ColexRanker::kPoints points, and ranks are stored in 16 bits.
-    static size_t exchanges(int n, int k) {
-        if (k < 0 || k > n || n > ColexRanker::kPoints || binomial[n][k] > uint64_t{1} << 16)
+    // ColexRanker::kPoints points, and a table of 2^12 subsets already
+    // takes 2 MiB.
+    static uint32_t subsets(int n, int k) {
+        constexpr uint64_t kMostSubsets = uint64_t{1} << 12;
+        if (k < 0 || k > n || n > ColexRanker::kPoints || binomial[n][k] > kMostSubsets)
             throw std::invalid_argument("exchange table: no table for these sizes");
-        return static_cast<size_t>(k) * static_cast<size_t>(n - k);
+        return static_cast<uint32_t>(binomial[n][k]);
     }
 
-    size_t per_subset_;
-    std::vector<uint16_t> ranks_;
+    uint32_t subsets_;
+    size_t words_;
+    std::vector<uint64_t> bits_;
 };
 
 }  // namespace morris
