@@ -1241,36 +1241,41 @@ class UnitSolver {
 
     // The un-moves of positions whose opponent's stones are one class's
     // representative (seen under the symmetry that makes them so): the stone
-    // on `to` came from `from`, and the predecessor's mover is of class
-    // `mover`. This is for_each_unmove with what depends on those stones
-    // alone worked out once for all the positions of a class, which a layer
-    // walked in the order of its opponent classes brings one after another.
+    // on a point `to` came from one of the points `froms`, and the
+    // predecessor's mover is then of class mover[from]. This is
+    // for_each_unmove with what depends on those stones alone worked out
+    // once for all the positions of a class, which a layer walked in the
+    // order of its opponent classes brings one after another. A position
+    // keeps the froms its own mover leaves empty: a mask, not a test per
+    // un-move, which on a crowded board fails as often as not and
+    // mispredicts.
     class ClassUnmoves {
       public:
-        struct Unmove {
-            int from, to;
-            bool closed_mill;  // the move closed a mill
-            SymmetryClasses::Class mover;
+        struct Unmoves {
+            int to;
+            bool closed_mill;  // a move to `to` closed a mill
+            Bitboard froms;
+            std::array<SymmetryClasses::Class, kMaxPoints> mover;  // by from
         };
         // For one sector: whether its predecessors' movers fly.
         ClassUnmoves(const Board& board, const SymmetryClasses& classes, bool flying)
             : board_(&board), classes_(&classes), flying_(flying) {}
-        const std::vector<Unmove>& of(uint32_t rank, Bitboard theirs) {
-            if (rank == rank_) return unmoves_;
+        std::span<const Unmoves> of(uint32_t rank, Bitboard theirs) {
+            if (rank == rank_) return {unmoves_.data(), count_};
             rank_ = rank;
-            unmoves_.clear();
+            count_ = 0;
             const SymmetryClasses::SetImages images = classes_->images(theirs);
             for (Bitboard tos = theirs; tos; tos &= tos - 1) {
-                const int to = std::countr_zero(tos);
-                const bool closed = turn_generation::mills_closed(*board_, theirs, to) > 0;
-                const Bitboard froms = (flying_ ? board_->all() : board_->neighbours[to]) & ~theirs;
-                for (Bitboard f = froms; f; f &= f - 1) {
+                Unmoves& u = unmoves_[count_++];
+                u.to = std::countr_zero(tos);
+                u.closed_mill = turn_generation::mills_closed(*board_, theirs, u.to) > 0;
+                u.froms = (flying_ ? board_->all() : board_->neighbours[u.to]) & ~theirs;
+                for (Bitboard f = u.froms; f; f &= f - 1) {
                     const int from = std::countr_zero(f);
-                    unmoves_.push_back(
-                        {from, to, closed, classes_->class_of_moved(images, to, from)});
+                    u.mover[from] = classes_->class_of_moved(images, u.to, from);
                 }
             }
-            return unmoves_;
+            return {unmoves_.data(), count_};
         }
 
       private:
@@ -1278,7 +1283,8 @@ class UnitSolver {
         const SymmetryClasses* classes_;
         bool flying_;
         uint32_t rank_ = std::numeric_limits<uint32_t>::max();
-        std::vector<Unmove> unmoves_;
+        std::array<Unmoves, kMaxPoints> unmoves_;  // by stone of theirs
+        size_t count_ = 0;
     };
 
     // Layer positions pushed at a time: they, sorted, and their updates take
@@ -1340,15 +1346,19 @@ class UnitSolver {
             bins[p >> region_bits_].push_back(update_of(p, weight));
         };
         repeats.clear();
-        for (const auto& m : unmoves.of(q.opponent_class, theirs)) {
-            if ((seen.mover >> m.from & 1) || (may_remove && m.closed_mill)) continue;
-            const uint64_t p = target.index->index_transformed(
-                m.mover, SymmetryClasses::image(predecessor_opponent, m.mover.symmetry));
-            const Bitboard mover = (theirs & ~(1u << m.to)) | 1u << m.from;
-            if (q_fixers > 1)
-                repeats.push_back({p, mover});
-            else
-                bin(p, won ? target.index->stabiliser_size(p, {mover, seen.mover}) : 1);
+        for (const auto& u : unmoves.of(q.opponent_class, theirs)) {
+            if (may_remove && u.closed_mill) continue;
+            for (Bitboard f = u.froms & ~seen.mover; f; f &= f - 1) {
+                const int from = std::countr_zero(f);
+                const SymmetryClasses::Class& m = u.mover[from];
+                const uint64_t p = target.index->index_transformed(
+                    m, SymmetryClasses::image(predecessor_opponent, m.symmetry));
+                const Bitboard mover = (theirs & ~(1u << u.to)) | 1u << from;
+                if (q_fixers > 1)
+                    repeats.push_back({p, mover});
+                else
+                    bin(p, won ? target.index->stabiliser_size(p, {mover, seen.mover}) : 1);
+            }
         }
         std::sort(repeats.begin(), repeats.end());
         for (size_t a = 0, b = 0; a < repeats.size(); a = b) {
