@@ -168,6 +168,12 @@ struct Pushed {
 // twelve stones with five neighbours each.
 constexpr int kMostUnmoves = 63;
 
+// can_fly's rule for the side to move of a sector's positions.
+bool mover_flies(const Variant& v, const SectorKey& k) {
+    return v.rules.flying == Flying::at_three &&
+           k.mover_on_board + k.mover_in_hand == turn_generation::kFlyingStones;
+}
+
 // Whether every position of a unit only places (place-only variants'
 // sectors with stones in the mover's hand): then every turn leaves the unit,
 // and one pass settles all, without layers or push.
@@ -222,10 +228,9 @@ class UnitSolver {
             const SectorKey& k = s.key;
             // Every turn inside the unit of a sector whose mover flies is an
             // exchange of its stones among the points its opponent leaves free
-            // (can_fly's rule, for a mover with no stone in hand: with one, it
-            // may place as well).
-            const bool flies = v.rules.flying == Flying::at_three && k.mover_in_hand == 0 &&
-                               k.mover_on_board == turn_generation::kFlyingStones;
+            // (for a mover with no stone in hand: with one, it may place as
+            // well).
+            const bool flies = k.mover_in_hand == 0 && mover_flies(v, k);
             exchanges_.push_back(flies
                                      ? std::make_unique<ExchangeTable>(
                                            v.board->points - k.opponent_on_board, k.mover_on_board)
@@ -601,8 +606,7 @@ class UnitSolver {
         std::array<SymmetryClasses::Class, kMaxPoints> after_removing;
         const Bitboard removable_stones = removal_classes(opponent, after_removing);
         const int removal_count = std::popcount(removable_stones);
-        const bool flies = variant_.rules.flying == Flying::at_three &&
-                           sector.key.mover_on_board == turn_generation::kFlyingStones;
+        const bool flies = mover_flies(variant_, sector.key);
         TurnTarget removal(sector.key, sector.key.opponent_on_board - 1, false);
         std::array<uint64_t, kMaxPoints * kMaxPoints> slots;
         uint64_t visited = 0;
@@ -1266,13 +1270,13 @@ class UnitSolver {
             count_ = 0;
             const SymmetryClasses::SetImages images = classes_->images(theirs);
             for (Bitboard tos = theirs; tos; tos &= tos - 1) {
-                Unmoves& u = unmoves_[count_++];
-                u.to = std::countr_zero(tos);
-                u.closed_mill = turn_generation::mills_closed(*board_, theirs, u.to) > 0;
-                u.froms = (flying_ ? board_->all() : board_->neighbours[u.to]) & ~theirs;
-                for (Bitboard f = u.froms; f; f &= f - 1) {
+                Unmoves& onto = unmoves_[count_++];
+                onto.to = std::countr_zero(tos);
+                onto.closed_mill = turn_generation::mills_closed(*board_, theirs, onto.to) > 0;
+                onto.froms = (flying_ ? board_->all() : board_->neighbours[onto.to]) & ~theirs;
+                for (Bitboard f = onto.froms; f; f &= f - 1) {
                     const int from = std::countr_zero(f);
-                    u.mover[from] = classes_->class_of_moved(images, u.to, from);
+                    onto.mover[from] = classes_->class_of_moved(images, onto.to, from);
                 }
             }
             return {unmoves_.data(), count_};
@@ -1346,14 +1350,14 @@ class UnitSolver {
             bins[p >> region_bits_].push_back(update_of(p, weight));
         };
         repeats.clear();
-        for (const auto& u : unmoves.of(q.opponent_class, theirs)) {
-            if (may_remove && u.closed_mill) continue;
-            for (Bitboard f = u.froms & ~seen.mover; f; f &= f - 1) {
+        for (const auto& onto : unmoves.of(q.opponent_class, theirs)) {
+            if (may_remove && onto.closed_mill) continue;
+            for (Bitboard f = onto.froms & ~seen.mover; f; f &= f - 1) {
                 const int from = std::countr_zero(f);
-                const SymmetryClasses::Class& m = u.mover[from];
+                const SymmetryClasses::Class& m = onto.mover[from];
                 const uint64_t p = target.index->index_transformed(
                     m, SymmetryClasses::image(predecessor_opponent, m.symmetry));
-                const Bitboard mover = (theirs & ~(1u << u.to)) | 1u << from;
+                const Bitboard mover = (theirs & ~(1u << onto.to)) | 1u << from;
                 if (q_fixers > 1)
                     repeats.push_back({p, mover});
                 else
