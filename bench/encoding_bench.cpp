@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "db/sector_file.hpp"
+#include "db/sector_writer.hpp"
 
 namespace {
 

@@ -25,7 +25,7 @@ const SectorFile& Database::file(const SectorKey& key) const {
         if (!std::filesystem::exists(path))
             throw DatabaseError(path.string() + ": missing (sector " + to_string(key) +
                                 " is not in the database)");
-        slot = SectorFile::open(path, variant_.name, variant_.rule_hash(), key);
+        slot = SectorFile::open(path, variant_.name, rule_hash(variant_), key);
     }
     return *slot;
 }

@@ -19,7 +19,7 @@
 
 #include "db/sector_file.hpp"
 #include "db/value.hpp"
-#include "indexing/variant.hpp"
+#include "game/variant.hpp"
 
 namespace morris {
 

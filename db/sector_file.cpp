@@ -9,78 +9,13 @@
 #include <cstring>
 #include <memory>
 
-#include "indexing/checksum.hpp"
+#include "db/checksum.hpp"
+#include "db/format.hpp"
 
 namespace morris {
 namespace {
 
-constexpr char kMagic[8] = {'M', 'O', 'R', 'R', 'I', 'S', 'D', 'B'};
-constexpr uint32_t kFormatVersion = 1;
-constexpr uint32_t kEncodingBytePlanes16 = 1;  // 16-bit entries as two byte planes
-constexpr size_t kHeaderBytes = 128;
-constexpr size_t kVariantNameBytes = 24;
-constexpr size_t kIndexEntryBytes = 16;
-// zstd parameters for a block's two byte planes (32 KiB), chosen by a sweep
-// over nine's sectors: greedy matching with a deeper search than the levels
-// give it, and matches of at least 6 bytes, compresses as small as level 9
-// (2.998 against 3.002 bits per position) 2.6 times faster (219 against 83
-// MB/s): short matches in these planes cost more bits than they save.
-constexpr int kWindowLog = 15;  // a block's planes fit: 2^15 bytes
-constexpr int kHashLog = 16;
-constexpr int kChainLog = 16;
-constexpr int kSearchLog = 4;
-constexpr int kMinMatch = 6;
-// No sane sector has more; a larger count means a corrupt or foreign header.
-constexpr uint64_t kMaxEntries = uint64_t{1} << 36;
-// No zstd frame decompresses to more than this many times its size (a 4-byte
-// RLE block makes at most 128 KiB), so a block too small for its entries is
-// corrupt; checking this at open bounds what a forged header can make a read
-// allocate.
-constexpr uint64_t kMaxExpansion = 32768;
-
-// Header field offsets.
-enum : size_t {
-    kAtMagic = 0,
-    kAtVersion = 8,
-    kAtEncoding = 12,
-    kAtVariant = 16,
-    kAtRuleHash = 40,
-    kAtKey = 48,
-    kAtBlockEntries = 52,
-    kAtEntries = 56,
-    kAtBlocks = 64,
-    kAtWins = 72,
-    kAtDraws = 80,
-    kAtLosses = 88,
-    kAtLongestWin = 96,
-    kAtLongestLoss = 100,
-    kAtChecksum = 120,
-};
-
-template <typename T>
-void put(std::vector<unsigned char>& buffer, size_t at, T value) {
-    std::memcpy(buffer.data() + at, &value, sizeof value);
-}
-template <typename T>
-T get(const unsigned char* buffer, size_t at) {
-    T value;
-    std::memcpy(&value, buffer + at, sizeof value);
-    return value;
-}
-
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-    throw DatabaseError(path.string() + ": " + what);
-}
-
-void write_all(int fd, const void* data, size_t n, const std::filesystem::path& path) {
-    const auto* p = static_cast<const unsigned char*>(data);
-    while (n > 0) {
-        ssize_t written = ::write(fd, p, n);
-        if (written < 0) fail(path, std::string("write failed: ") + std::strerror(errno));
-        p += written;
-        n -= static_cast<size_t>(written);
-    }
-}
+using namespace format;
 
 void read_exact(int fd, void* data, size_t n, uint64_t offset, const std::filesystem::path& path) {
     auto* p = static_cast<unsigned char*>(data);
@@ -94,13 +29,6 @@ void read_exact(int fd, void* data, size_t n, uint64_t offset, const std::filesy
     }
 }
 
-// One per thread of a writer, for all its blocks: a context sets up tables
-// worth a few percent of compressing a block.
-struct FreeContext {
-    void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
-};
-using CompressionContext = std::unique_ptr<ZSTD_CCtx, FreeContext>;
-
 struct FreeDecompressionContext {
     void operator()(ZSTD_DCtx* context) const { ZSTD_freeDCtx(context); }
 };
@@ -112,154 +40,15 @@ DecompressionContext decompression_context() {
     return context;
 }
 
-CompressionContext compression_context() {
-    CompressionContext context(ZSTD_createCCtx());
-    if (!context) throw DatabaseError("zstd: cannot create a compression context");
-    ZSTD_CCtx* c = context.get();
-    ZSTD_CCtx_setParameter(c, ZSTD_c_strategy, ZSTD_greedy);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, kWindowLog);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_hashLog, kHashLog);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_chainLog, kChainLog);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, kSearchLog);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, kMinMatch);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    return context;
-}
-
-// A sector's values counted for its header, branch-free: which value an entry
-// holds is data the branch predictor cannot learn.
-struct ValueTally {
-    uint64_t wins = 0, draws = 0, losses = 0;
-    Entry longest_win = 0, longest_loss = 0;  // entries, plies + 1; 0 if none
-
-    void add(std::span<const Entry> entries) {
-        for (Entry e : entries) {
-            const bool draw = e == kDrawEntry, loss = e & 1, win = !draw && !loss;
-            draws += draw, losses += loss, wins += win;
-            longest_win = std::max(longest_win, win ? e : Entry{0});
-            longest_loss = std::max(longest_loss, loss ? e : Entry{0});
-        }
-    }
-};
-
-std::vector<unsigned char> compress_block(std::span<const Entry> entries, ZSTD_CCtx* compression) {
-    std::vector<unsigned char> planes(entries.size() * 2);
-    for (size_t i = 0; i < entries.size(); ++i) {
-        planes[i] = static_cast<unsigned char>(entries[i] & 0xff);
-        planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
-    }
-    std::vector<unsigned char> bound(ZSTD_compressBound(planes.size()));
-    size_t size =
-        ZSTD_compress2(compression, bound.data(), bound.size(), planes.data(), planes.size());
-    if (ZSTD_isError(size)) throw DatabaseError(std::string("zstd: ") + ZSTD_getErrorName(size));
-    // Kept until the file is written: copied out of the worst-case buffer,
-    // whose capacity would hold 2 more bytes per entry of the whole sector.
-    return {bound.begin(), bound.begin() + static_cast<std::ptrdiff_t>(size)};
-}
-
 }  // namespace
+
+uint64_t rule_hash(const Variant& variant) {
+    const std::string text = variant.rule_text();
+    return fnv1a(text.data(), text.size());
+}
 
 std::string sector_file_name(const std::string& variant, const SectorKey& key) {
     return variant + "_" + to_string(key) + ".mdb";
-}
-
-SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
-                                 uint64_t rule_hash, const SectorKey& key,
-                                 std::span<const Entry> entries, uint32_t block_entries) {
-    if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
-    if (block_entries == 0) fail(path, "block_entries must be positive");
-    const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
-    std::vector<std::vector<unsigned char>> compressed(blocks);
-    std::vector<std::string> errors(blocks);
-    uint64_t wins = 0, draws = 0, losses = 0;
-    int longest_win = -1, longest_loss = -1;
-#pragma omp parallel if (blocks > 16) reduction(+ : wins, draws, losses) \
-    reduction(max : longest_win, longest_loss)
-    {
-        CompressionContext compression;
-        ValueTally tally;
-#pragma omp for schedule(dynamic, 16)
-        for (int64_t b = 0; b < static_cast<int64_t>(blocks); ++b) {
-            const size_t first = static_cast<size_t>(b) * block_entries;
-            const auto block =
-                entries.subspan(first, std::min<size_t>(block_entries, entries.size() - first));
-            tally.add(block);
-            try {
-                if (!compression) compression = compression_context();
-                compressed[b] = compress_block(block, compression.get());
-            } catch (const std::exception& e) {
-                errors[b] = e.what();
-            }
-        }
-        wins += tally.wins, draws += tally.draws, losses += tally.losses;
-        longest_win = std::max(longest_win, tally.longest_win - 1);
-        longest_loss = std::max(longest_loss, tally.longest_loss - 1);
-    }
-    for (const auto& e : errors)
-        if (!e.empty()) fail(path, e);
-
-    std::vector<unsigned char> header(kHeaderBytes, 0);
-    std::memcpy(header.data() + kAtMagic, kMagic, sizeof kMagic);
-    put(header, kAtVersion, kFormatVersion);
-    put(header, kAtEncoding, kEncodingBytePlanes16);
-    std::memcpy(header.data() + kAtVariant, variant.data(), variant.size());
-    put(header, kAtRuleHash, rule_hash);
-    const uint8_t key_bytes[4] = {key.mover_on_board, key.opponent_on_board, key.mover_in_hand,
-                                  key.opponent_in_hand};
-    std::memcpy(header.data() + kAtKey, key_bytes, 4);
-    put(header, kAtBlockEntries, block_entries);
-    put(header, kAtEntries, static_cast<uint64_t>(entries.size()));
-    put(header, kAtBlocks, static_cast<uint32_t>(blocks));
-    put(header, kAtWins, wins);
-    put(header, kAtDraws, draws);
-    put(header, kAtLosses, losses);
-    put(header, kAtLongestWin, static_cast<int32_t>(longest_win));
-    put(header, kAtLongestLoss, static_cast<int32_t>(longest_loss));
-    put(header, kAtChecksum, fnv1a(header.data(), kAtChecksum));
-
-    std::vector<unsigned char> index(blocks * kIndexEntryBytes + sizeof(uint64_t), 0);
-    uint64_t offset = kHeaderBytes + index.size();
-    for (uint64_t b = 0; b < blocks; ++b) {
-        put(index, b * kIndexEntryBytes, offset);
-        put(index, b * kIndexEntryBytes + 8, static_cast<uint64_t>(compressed[b].size()));
-        offset += compressed[b].size();
-    }
-    put(index, blocks * kIndexEntryBytes, fnv1a(index.data(), blocks * kIndexEntryBytes));
-
-    std::filesystem::path temporary = path;
-    temporary += ".tmp";
-    int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) fail(temporary, std::string("cannot create: ") + std::strerror(errno));
-    try {
-        write_all(fd, header.data(), header.size(), temporary);
-        write_all(fd, index.data(), index.size(), temporary);
-        for (const auto& block : compressed) write_all(fd, block.data(), block.size(), temporary);
-        if (::fsync(fd) != 0) fail(temporary, std::string("fsync failed: ") + std::strerror(errno));
-    } catch (...) {
-        ::close(fd);
-        std::filesystem::remove(temporary);
-        throw;
-    }
-    ::close(fd);
-    std::error_code error;
-    std::filesystem::rename(temporary, path, error);
-    if (error) {
-        const std::string why = error.message();
-        std::filesystem::remove(temporary, error);
-        fail(path, "cannot rename " + temporary.string() + " to it: " + why);
-    }
-    return {.variant = variant,
-            .rule_hash = rule_hash,
-            .key = key,
-            .entries = entries.size(),
-            .block_entries = block_entries,
-            .blocks = static_cast<uint32_t>(blocks),
-            .wins = wins,
-            .draws = draws,
-            .losses = losses,
-            .longest_win = longest_win,
-            .longest_loss = longest_loss,
-            .file_bytes = offset};
 }
 
 std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& path) {
@@ -386,22 +175,11 @@ void SectorFile::read_all(std::span<Entry> all) const {
     if (all.size() != info_.entries)
         fail(path_, "read into " + std::to_string(all.size()) + " entries, the file has " +
                         std::to_string(info_.entries));
-    std::vector<std::string> errors(info_.blocks);
-#pragma omp parallel if (info_.blocks > 16)
-    {
-        std::vector<Entry> block;
-#pragma omp for schedule(dynamic, 16)
-        for (int64_t b = 0; b < static_cast<int64_t>(info_.blocks); ++b) {
-            try {
-                read_block(static_cast<uint32_t>(b), block);
-                std::copy(block.begin(), block.end(), all.begin() + b * info_.block_entries);
-            } catch (const std::exception& e) {
-                errors[b] = e.what();
-            }
-        }
+    std::vector<Entry> block;
+    for (uint32_t b = 0; b < info_.blocks; ++b) {
+        read_block(b, block);
+        std::copy(block.begin(), block.end(), all.begin() + size_t{b} * info_.block_entries);
     }
-    for (const auto& e : errors)
-        if (!e.empty()) throw DatabaseError(e);
 }
 
 }  // namespace morris

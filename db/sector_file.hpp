@@ -21,7 +21,8 @@
 #include <vector>
 
 #include "db/value.hpp"
-#include "indexing/sector.hpp"
+#include "game/sector.hpp"
+#include "game/variant.hpp"
 
 namespace morris {
 
@@ -47,15 +48,13 @@ struct SectorFileInfo {
 
 inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
 
+// The hash of a variant's full rule set (FNV-1a of Variant::rule_text(),
+// stable across builds) that a file records: a file answers only for the
+// rules it was solved under.
+uint64_t rule_hash(const Variant& variant);
+
 // The file name of a sector: "<variant>_<key>.mdb".
 std::string sector_file_name(const std::string& variant, const SectorKey& key);
-
-// Writes under a temporary name, then renames, so a killed writer leaves no
-// half file; returns what the file says about itself. Throws DatabaseError.
-SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
-                                 uint64_t rule_hash, const SectorKey& key,
-                                 std::span<const Entry> entries,
-                                 uint32_t block_entries = kDefaultBlockEntries);
 
 // An open sector file. Reads are thread-safe (positioned reads, no shared cursor).
 class SectorFile {
@@ -70,8 +69,11 @@ class SectorFile {
     ~SectorFile();
 
     const SectorFileInfo& info() const { return info_; }
+    const std::filesystem::path& path() const { return path_; }
     // Decompresses block `block` into `out` (resized); throws DatabaseError.
     void read_block(uint32_t block, std::vector<Entry>& out) const;
+    // Every entry, block after block on this thread (read_whole_sector in
+    // db/sector_writer.hpp reads them on all threads).
     std::vector<Entry> read_all() const;
     void read_all(std::span<Entry> out) const;  // out.size() must be info().entries
 

@@ -14,7 +14,7 @@ enum class Value : uint8_t {
 
 const char* to_string(Value value);
 
-// A value with its distance in plies (SPEC §4); plies is -1 for a draw.
+// A value with its distance in plies (docs/rules.md §5); plies is -1 for a draw.
 struct Outcome {
     Value value = Value::draw;
     int plies = -1;

@@ -8,9 +8,10 @@
 #include <string_view>
 #include <vector>
 
-#include "indexing/position.hpp"
-#include "indexing/variant.hpp"
-#include "solver/rules.hpp"
+#include "game/notation.hpp"
+#include "game/position.hpp"
+#include "game/turns.hpp"
+#include "game/variant.hpp"
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "db/sector_file.hpp"
+#include "db/sector_writer.hpp"
 
 int main(int argc, char** argv) {
     if (argc != 2) {

@@ -73,7 +73,7 @@ class HugeArray {
         const size_t bytes = (size * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage;
         if (bytes == 0) return;
         void* memory = pool ? pool->take(bytes) : map_huge_pages(bytes);
-        data_ = std::unique_ptr<T[], Free>(static_cast<T*>(memory), Free{pool, bytes});
+        data_ = Owner(static_cast<T*>(memory), Free{pool, bytes});
     }
 
     // Moved from, an array is empty.
@@ -97,7 +97,23 @@ class HugeArray {
     operator std::span<T>() { return {data(), size_}; }
     operator std::span<const T>() const { return {data(), size_}; }
 
+    // The same memory as an array of U, which has T's size: for an array
+    // whose elements were rewritten in place as U's (a unit's states, once
+    // turned into the entries a file stores).
+    template <typename U>
+    HugeArray<U> reinterpret() && {
+        static_assert(sizeof(U) == sizeof(T) && std::is_trivially_copyable_v<U>);
+        HugeArray<U> result;
+        const Free free = data_.get_deleter();
+        result.data_ = typename HugeArray<U>::Owner(reinterpret_cast<U*>(data_.release()),
+                                                    {free.pool, free.bytes});
+        result.size_ = std::exchange(size_, 0);
+        return result;
+    }
+
   private:
+    template <typename>
+    friend class HugeArray;
     struct Free {
         PagePool* pool = nullptr;
         size_t bytes = 0;
@@ -108,7 +124,8 @@ class HugeArray {
                 unmap_huge_pages(p, bytes);
         }
     };
-    std::unique_ptr<T[], Free> data_;
+    using Owner = std::unique_ptr<T[], Free>;
+    Owner data_;
     size_t size_ = 0;
 };
 

@@ -21,9 +21,9 @@
 #include <span>
 #include <vector>
 
+#include "game/board.hpp"
+#include "game/sector.hpp"
 #include "indexing/bits.hpp"
-#include "indexing/board.hpp"
-#include "indexing/sector.hpp"
 
 namespace morris {
 

@@ -10,9 +10,10 @@
 #include <mutex>
 #include <optional>
 
+#include "game/notation.hpp"
+#include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
 #include "solver/progress.hpp"
-#include "solver/rules.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
 
@@ -101,7 +102,7 @@ class SectorValues {
     void load(Slot& s) const {
         const auto path = directory_ / sector_file_name(variant_.name, s.key);
         if (!std::filesystem::exists(path)) return;
-        const auto file = SectorFile::open(path, variant_.name, variant_.rule_hash(), s.key);
+        const auto file = SectorFile::open(path, variant_.name, rule_hash(variant_), s.key);
         if (file->info().entries != s.index->size())
             throw DatabaseError(path.string() + ": entry count does not match the index");
         std::vector<uint64_t> values((s.index->size() + kPerWord - 1) / kPerWord);

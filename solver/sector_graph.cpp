@@ -4,39 +4,8 @@
 #include <functional>
 #include <set>
 
-#include "indexing/position.hpp"
-
 namespace morris {
 namespace {
-
-// Stones a turn that closes one or two mills can leave, as counts.
-std::vector<SectorKey> successor_keys(const Variant& v, const SectorKey& k) {
-    std::vector<SectorKey> result;
-    const int points = v.board->points;
-    const bool removes_two = v.rules.double_mill == DoubleMill::two;
-    auto add_after = [&](int mover_board_after, int mover_hand_after) {
-        if (k.mover_on_board + k.opponent_on_board >= points) return;  // no empty point
-        auto next = [&](int opponent_board) {
-            result.push_back({static_cast<uint8_t>(opponent_board),
-                              static_cast<uint8_t>(mover_board_after), k.opponent_in_hand,
-                              static_cast<uint8_t>(mover_hand_after)});
-        };
-        next(k.opponent_on_board);
-        constexpr int kStonesForAMill = 3;
-        constexpr int kStonesForTwoMills = 5;
-        if (mover_board_after >= kStonesForAMill && k.opponent_on_board >= 1)
-            next(k.opponent_on_board - 1);
-        if (removes_two && mover_board_after >= kStonesForTwoMills && k.opponent_on_board >= 2)
-            next(k.opponent_on_board - 2);
-    };
-    if (k.mover_in_hand > 0) add_after(k.mover_on_board + 1, k.mover_in_hand - 1);
-    bool may_move = k.mover_in_hand == 0 ||
-                    (v.rules.placement == Placement::place_or_move && k.mover_on_board > 0);
-    if (may_move && k.mover_on_board > 0) add_after(k.mover_on_board, k.mover_in_hand);
-    std::sort(result.begin(), result.end());
-    result.erase(std::unique(result.begin(), result.end()), result.end());
-    return result;
-}
 
 // Tarjan's strongly connected components: each is emitted after every
 // component it reaches, which is the order we solve in.
@@ -78,31 +47,10 @@ std::vector<std::vector<SectorKey>> units_in_order(const SectorGraph& g) {
 
 }  // namespace
 
-bool is_lost_sector(const SectorKey& k) {
-    return k.mover_on_board + k.mover_in_hand < kFewestStones;
-}
-
-Colour side_to_move(const Variant& v, const SectorKey& k) {
-    bool black =
-        v.rules.placement == Placement::place_only && k.mover_in_hand == k.opponent_in_hand + 1;
-    return black ? Colour::black : Colour::white;
-}
-
-bool is_valid_sector(const Variant& v, const SectorKey& k) {
-    const int mover = k.mover_on_board + k.mover_in_hand;
-    const int opponent = k.opponent_on_board + k.opponent_in_hand;
-    if (k.mover_on_board + k.opponent_on_board > v.board->points) return false;
-    if (mover < kFewestStones || mover > v.stones) return false;
-    if (opponent < kFewestStones || opponent > v.stones) return false;
-    // SPEC §5's turn order: white to move holds as many as black, black one more.
-    return v.rules.placement == Placement::place_or_move || k.mover_in_hand == k.opponent_in_hand ||
-           k.mover_in_hand == k.opponent_in_hand + 1;
-}
-
 SectorGraph sector_graph(const Variant& v) {
     SectorGraph g;
     const uint8_t stones = static_cast<uint8_t>(v.stones);
-    // Every valid sector, reachable from the start or not: SPEC §5 lets any
+    // Every valid sector, reachable from the start or not: docs/rules.md §6 lets any
     // valid position be queried.
     std::vector<SectorKey> pending;
     for (int mb = 0; mb <= v.board->points; ++mb)
@@ -119,7 +67,7 @@ SectorGraph sector_graph(const Variant& v) {
         pending.pop_back();
         g.sectors.push_back(k);
         auto& next = g.successors[k];
-        for (const SectorKey& s : successor_keys(v, k)) {
+        for (const SectorKey& s : successor_sectors(v, k)) {
             if (is_lost_sector(s)) continue;
             next.push_back(s);
             if (seen.insert(s).second) pending.push_back(s);

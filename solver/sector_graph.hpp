@@ -7,13 +7,13 @@
 #include <map>
 #include <vector>
 
-#include "indexing/sector.hpp"
-#include "indexing/variant.hpp"
+#include "game/sector.hpp"
+#include "game/variant.hpp"
 
 namespace morris {
 
 struct SectorGraph {
-    // Every sector of valid positions (SPEC §5: reachable from the start or
+    // Every sector of valid positions (docs/rules.md §6: reachable from the start or
     // not) whose side to move still has 3 stones; a successor where it has
     // fewer is a lost position and has no sector.
     std::vector<SectorKey> sectors;
@@ -34,16 +34,5 @@ std::vector<SectorKey> dependencies(const SectorGraph& graph, const std::vector<
 
 // The solved sectors a unit reads: its sectors' successors outside it, once each.
 std::vector<SectorKey> unit_children(const SectorGraph& graph, const std::vector<SectorKey>& unit);
-
-// Whether a sector's positions are valid (SPEC §5) and its side to move has
-// not lost for want of stones.
-bool is_valid_sector(const Variant& variant, const SectorKey& key);
-
-// Whether the side to move of a sector is lost for want of stones.
-bool is_lost_sector(const SectorKey& key);
-
-// The colour to move in a sector's positions: black when the hands say the
-// first player has placed one more (SPEC §5's turn order), else white.
-Colour side_to_move(const Variant& variant, const SectorKey& key);
 
 }  // namespace morris

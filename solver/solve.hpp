@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "indexing/sector.hpp"
-#include "indexing/variant.hpp"
+#include "game/sector.hpp"
+#include "game/variant.hpp"
 #include "solver/sector_graph.hpp"
 
 namespace morris {
@@ -77,10 +77,5 @@ std::vector<SectorReport> solve(const Variant& variant, const SolveOptions& opti
 
 // 80% of the machine's memory: what memory limits default to.
 uint64_t default_memory_limit();
-
-// Re-derives every stored value of the listed sectors (all when empty) from
-// its successors' stored values; returns the number of inconsistent entries.
-uint64_t verify(const Variant& variant, const std::filesystem::path& directory,
-                const std::vector<SectorKey>& sectors, bool progress);
 
 }  // namespace morris

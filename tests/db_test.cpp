@@ -25,15 +25,17 @@
 #include <typeinfo>
 #include <vector>
 
+#include "db/checksum.hpp"  // the format's checksum, to forge right checksums
 #include "db/database.hpp"
+#include "db/ranked_turns.hpp"
 #include "db/sector_file.hpp"
+#include "db/sector_writer.hpp"
 #include "db/value.hpp"
-#include "indexing/checksum.hpp"  // the format's checksum, to forge right checksums
-#include "indexing/position.hpp"
-#include "indexing/sector.hpp"
-#include "indexing/variant.hpp"
-#include "solver/probe_turns.hpp"
-#include "solver/rules.hpp"
+#include "game/notation.hpp"
+#include "game/position.hpp"
+#include "game/sector.hpp"
+#include "game/turns.hpp"
+#include "game/variant.hpp"
 #include "solver/solve.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -605,7 +607,7 @@ TEST_F(FiveDatabase, EveryFileIsSoundAndItsStatisticsMatchItsData) {
         ASSERT_EQ(entry.path().extension(), ".mdb") << name << " left in the database directory";
         const auto key = parse_sector(name.substr(5, name.size() - 9));
         ASSERT_TRUE(key) << name;
-        auto file = SectorFile::open(entry.path(), variant_->name, variant_->rule_hash(), *key);
+        auto file = SectorFile::open(entry.path(), variant_->name, rule_hash(*variant_), *key);
         const auto all = file->read_all();
         const Stats s = stats_of(all);
         EXPECT_EQ(file->info().wins, s.wins) << name;
@@ -756,7 +758,7 @@ TEST_F(FiveDatabase, CorruptSectorFilesAreErrorsNamingThem) {
     probe_error("entry-count", "entry count", [&](std::string& b, const fs::path&) {
         const auto key = sector_of(p);
         TempDir scratch("scratch");
-        write_sector_file(scratch.path() / "x.mdb", variant_->name, variant_->rule_hash(), key,
+        write_sector_file(scratch.path() / "x.mdb", variant_->name, rule_hash(*variant_), key,
                           std::vector<Entry>(10, 1));
         b = read_bytes(scratch.path() / "x.mdb");
     });
@@ -765,7 +767,7 @@ TEST_F(FiveDatabase, CorruptSectorFilesAreErrorsNamingThem) {
 TEST_F(FiveDatabase, RuleOverrideIsRefused) {
     Variant strict = *variant_;
     apply_rule(strict, "removal=strict");
-    ASSERT_NE(strict.rule_hash(), variant_->rule_hash());
+    ASSERT_NE(rule_hash(strict), rule_hash(*variant_));
     Database db(dir_->path(), strict);
     const Position p = moving_position();
     const ProbeResult r = db.probe(p);

@@ -31,7 +31,7 @@ for variant in five six seven; do
     "$morris" prove --variant "$variant" --db "$work/$variant" 2>/dev/null > "$work/prove.txt"
     grep -q ", 0 disagree" "$work/prove.txt" || fail "prove $variant: $(cat "$work/prove.txt")"
 done
-# Known results (De Clercq; SPEC §6 for nine): five and six are draws, seven
+# Known results (De Clercq; Gasser 1996 for nine): five and six are draws, seven
 # is a first-player win in 25 plies.
 expect_start five draw
 expect_start six draw

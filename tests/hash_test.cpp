@@ -6,8 +6,8 @@
 #include <random>
 #include <set>
 
+#include "game/variant.hpp"
 #include "indexing/perfect_hash.hpp"
-#include "indexing/variant.hpp"
 
 using namespace morris;
 

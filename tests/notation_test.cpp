@@ -1,5 +1,7 @@
-// SPEC §5 notation: positions and turns print and parse back to themselves,
+// docs/rules.md §6 notation: positions and turns print and parse back to themselves,
 // and bad text throws NotationError with one line that names the problem.
+#include "game/notation.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,15 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "indexing/position.hpp"
-#include "indexing/variant.hpp"
-#include "solver/rules.hpp"
+#include "game/position.hpp"
+#include "game/turns.hpp"
+#include "game/variant.hpp"
 
 using namespace morris;
 
 namespace {
 
-// A random position valid under SPEC §5 (hands fitting the turn order in
+// A random position valid under docs/rules.md §6 (hands fitting the turn order in
 // place-only variants, at least 3 stones for the side not to move).
 Position random_valid_position(const Variant& v, std::mt19937& rng) {
     auto below = [&](int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); };

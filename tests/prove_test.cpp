@@ -14,8 +14,9 @@
 
 #include "db/database.hpp"
 #include "db/sector_file.hpp"
-#include "indexing/position.hpp"
-#include "indexing/variant.hpp"
+#include "db/sector_writer.hpp"
+#include "game/position.hpp"
+#include "game/variant.hpp"
 #include "solver/solve.hpp"
 #include "tests/temp_dir.hpp"
 

@@ -1,9 +1,7 @@
 // Checks solver/rules against a second, deliberately naive implementation of
-// SPEC §3 written here from the board data alone (point names, neighbours and
-// mill lists): boards are strings of 'W', 'B' and '.', turns are SPEC §5
+// docs/rules.md §4 written here from the board data alone (point names, neighbours and
+// mill lists): boards are strings of 'W', 'B' and '.', turns are docs/rules.md §6
 // strings, and everything is found by looping over every point and mill.
-#include "solver/rules.hpp"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,10 +15,14 @@
 #include <string>
 #include <vector>
 
-#include "indexing/board.hpp"
-#include "indexing/position.hpp"
-#include "indexing/variant.hpp"
-#include "solver/perft.hpp"
+#include "game/board.hpp"
+#include "game/notation.hpp"
+#include "game/perft.hpp"
+#include "game/position.hpp"
+#include "game/sector.hpp"
+#include "game/turns.hpp"
+#include "game/variant.hpp"
+#include "solver/class_unmoves.hpp"
 
 using namespace morris;
 
@@ -34,7 +36,7 @@ struct NaivePosition {
     char side = 'w';    // 'w' or 'b'
     int hand[2] = {0, 0};
 
-    // SPEC §5 notation, built by hand.
+    // docs/rules.md §6 notation, built by hand.
     std::string text() const {
         return cells + " " + side + " " + std::to_string(hand[0]) + " " + std::to_string(hand[1]);
     }
@@ -146,7 +148,7 @@ class NaiveRules {
         return closed;
     }
 
-    // SPEC §2's removal option: which of `victim`'s stones may be taken.
+    // docs/rules.md §3's removal option: which of `victim`'s stones may be taken.
     std::vector<int> removable(const std::string& cells, char victim) const {
         std::vector<int> all, unprotected;
         for (int i = 0; i < n_; ++i) {
@@ -1000,4 +1002,71 @@ TEST(Rules, QuietMovesAreExactlyTheMovesThatRemoveNothing) {
             ASSERT_EQ(quiet, expected) << context << " " << to_string(v, p);
         });
     EXPECT_GT(closing_without_removal_seen, 0);  // the case of nothing removable was met
+}
+
+// Push lists un-moves once per class of the stones that did not move
+// (ClassUnmoves): given those stones as they are (a class of their own), it
+// must give exactly the un-moves of the generic generator.
+TEST(Rules, PushUnmovesByClassAreExactlyTheUnmoves) {
+    constexpr int kPositionsPerRuleSet = 300;
+    uint32_t rank = 0;  // a new "class" per position: nothing cached is reused
+    long compared = 0;
+    for_each_random_position(
+        31337, kPositionsPerRuleSet,
+        [&](const Variant& v, const std::string& context, const Position& q,
+            const std::vector<Turn>&) {
+            std::vector<Position> unturns;
+            generate_unturns(v, q, unturns, Unturns::moves_only);
+            std::set<std::pair<Bitboard, Bitboard>> expected, listed;
+            for (const Position& p : unturns)
+                expected.insert({p.stones[p.side], p.stones[p.other()]});
+            if (may_have_moved(v, q)) {
+                // As push sees q: its opponent moved last, onto one of `theirs`.
+                const Bitboard theirs = q.stones[q.other()], mine = q.stones[q.side];
+                const bool flying = turn_generation::can_fly(v, q, q.other());
+                ClassUnmoves unmoves(*v.board, symmetry_classes(*v.board), flying);
+                const bool may_remove = removable(v, mine) != 0;
+                for (const auto& onto : unmoves.of(rank++, theirs)) {
+                    if (may_remove && onto.closed_mill) continue;
+                    for (Bitboard f = onto.froms & ~mine; f; f &= f - 1)
+                        listed.insert({(theirs & ~(1u << onto.to)) | (f & -f), mine});
+                }
+            }
+            compared += static_cast<long>(expected.size());
+            ASSERT_EQ(listed, expected) << context << " " << to_string(v, q);
+        });
+    EXPECT_GT(compared, 0);
+}
+
+// The rules of sectors agree with the rules of positions: a valid position's
+// sector is valid and says whose turn it is, and every turn leads into one of
+// its sector's successors (or leaves the opponent lost for want of stones).
+TEST(Rules, SectorRulesAgreeWithThePositionsTurns) {
+    constexpr int kPositionsPerRuleSet = 300;
+    for_each_random_position(
+        2718, kPositionsPerRuleSet,
+        [&](const Variant& v, const std::string& context, const Position& p,
+            const std::vector<Turn>& turns) {
+            const SectorKey key = sector_of(p);
+            if (p.total(p.side) < kFewestStones) {
+                ASSERT_TRUE(is_lost_sector(key)) << context << " " << to_string(v, p);
+                return;
+            }
+            ASSERT_TRUE(is_valid_sector(v, key)) << context << " " << to_string(v, p);
+            if (v.rules.placement == Placement::place_only &&
+                (p.in_hand[white] != 0 || p.in_hand[black] != 0)) {
+                ASSERT_EQ(side_to_move(v, key), p.side) << context << " " << to_string(v, p);
+            }
+            EXPECT_EQ(mover_flies(v, key), turn_generation::can_fly(v, p, p.side)) << context;
+            const std::vector<SectorKey> successors = successor_sectors(v, key);
+            for (const Turn& t : turns) {
+                const SectorKey after = sector_of(apply_turn(v, p, t));
+                ASSERT_EQ(after, sector_after(key, t.is_placement(), t.removals()))
+                    << context << " " << to_string(v, p) << " then " << to_string(v, t);
+                ASSERT_TRUE(std::binary_search(successors.begin(), successors.end(), after))
+                    << context << " " << to_string(v, p) << " then " << to_string(v, t)
+                    << " leads into " << to_string(after) << ", not a successor of "
+                    << to_string(key);
+            }
+        });
 }

@@ -1,5 +1,5 @@
 // Checks solver/solve against a second, deliberately naive solver written
-// here from SPEC §3 and §4 alone: an explicit graph of positions (no symmetry,
+// here from docs/rules.md §4 and §4 alone: an explicit graph of positions (no symmetry,
 // no colour swap, no un-turns, no sectors) built forwards from root positions
 // with the rules' turn generator (itself checked against a naive one in
 // rules_test), then solved by bounded-horizon minimax iteration:
@@ -21,7 +21,7 @@
 // from an earlier naive solve can be leaves of a graph.
 //
 // Besides, every database outcome of a position whose turns the graph holds
-// must follow from its successors' database outcomes by SPEC §4's recursion.
+// must follow from its successors' database outcomes by docs/rules.md §5's recursion.
 //
 // The tests named "Slow" are left out of the sanitizer run (scripts/test.sh).
 #include <gtest/gtest.h>
@@ -47,14 +47,17 @@
 
 #include "db/database.hpp"
 #include "db/sector_file.hpp"
+#include "db/sector_writer.hpp"
 #include "db/value.hpp"
+#include "game/notation.hpp"
+#include "game/position.hpp"
+#include "game/sector.hpp"
+#include "game/turns.hpp"
+#include "game/variant.hpp"
 #include "indexing/perfect_hash.hpp"
-#include "indexing/position.hpp"
-#include "indexing/sector.hpp"
-#include "indexing/variant.hpp"
-#include "solver/rules.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
+#include "solver/verify.hpp"
 #include "tests/temp_dir.hpp"
 
 using namespace morris;
@@ -377,7 +380,7 @@ class NaiveSolver {
     int passes_ = 0;
 };
 
-// SPEC §4's recursion: a position's outcome from its successors' outcomes.
+// docs/rules.md §5's recursion: a position's outcome from its successors' outcomes.
 Outcome from_successors(const std::vector<Outcome>& successors) {
     int shortest_loss = INT_MAX, longest_win = -1;
     bool all_wins = true;
@@ -396,7 +399,7 @@ Outcome from_successors(const std::vector<Outcome>& successors) {
 // Compares every position of the naive graph with the database: exactly up to
 // each position's horizon, and beyond it as far as the naive result goes.
 // Then checks that the database's outcome of every expanded position follows
-// from its successors' outcomes by SPEC §4's recursion (which, holding
+// from its successors' outcomes by docs/rules.md §5's recursion (which, holding
 // everywhere, would make every stored outcome right). Failures name the
 // position.
 struct Compared {
@@ -617,6 +620,35 @@ TEST(SolverSlow, FiveMatchesNaiveSolverOnEveryReachablePosition) {
               << solve_seconds << " s, naive explore " << explore_seconds << " s, naive solve "
               << naive_seconds << " s)\n";
     EXPECT_EQ(db.probe(start_position(v)).outcome, start);
+}
+
+// Five under double_mill=two and lenient removal: placements that close two
+// mills remove two stones, which the first pass settles one position at a
+// time (the group routine removes one), and every stone is removable.
+TEST(SolverSlow, FiveWithTwoRemovalsAndLenientRemovalMatchesNaiveSolver) {
+    Variant v = find_variant("five");
+    apply_rule(v, "double_mill=two");
+    apply_rule(v, "removal=lenient");
+    TempDir dir("five-two");
+    solve_into(v, dir.path(), 2);
+    NaiveSolver naive(v);
+    naive.explore({start_position(v)});
+    naive.solve();
+    Database db(dir.path(), v);
+    Compared compared = compare_with_database(v, naive, db, "five double_mill=two");
+    EXPECT_EQ(compared.exact, naive.size());
+    EXPECT_EQ(verify(v, dir.path(), {}, false), 0u);
+}
+
+// Seven's lines of five hold overlapping mills, so four stones can close two
+// at once (c2 c3 c4 c5 by c3 or c4): under double_mill=two that leads into
+// sectors the 24-point boards reach only from five stones.
+TEST(SolverSlow, SevenWithTwoRemovalsIsConsistent) {
+    Variant v = find_variant("seven");
+    apply_rule(v, "double_mill=two");
+    TempDir dir("seven-two");
+    solve_into(v, dir.path(), 2);
+    EXPECT_EQ(verify(v, dir.path(), {}, false), 0u);
 }
 
 // ---------------------------------------------------------------------------

@@ -11,13 +11,15 @@
 #include <vector>
 
 #include "db/database.hpp"
+#include "db/ranked_turns.hpp"
+#include "game/notation.hpp"
+#include "game/perft.hpp"
+#include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
-#include "solver/perft.hpp"
-#include "solver/probe_turns.hpp"
 #include "solver/prove.hpp"
-#include "solver/rules.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
+#include "solver/verify.hpp"
 #include "tools/render.hpp"
 
 namespace {
@@ -274,7 +276,7 @@ int run_info(const VariantOptions& options, const std::string& directory, bool j
             ++missing;
             continue;
         }
-        const SectorFileInfo info = SectorFile::open(path, v.name, v.rule_hash(), key)->info();
+        const SectorFileInfo info = SectorFile::open(path, v.name, rule_hash(v), key)->info();
         InfoTotals sector;
         sector.add(info);
         rows.push_back(info_row(to_string(key), sector, json));

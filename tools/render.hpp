@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "indexing/position.hpp"
+#include "game/position.hpp"
 
 namespace morris {
 

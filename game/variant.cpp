@@ -1,9 +1,7 @@
-#include "indexing/variant.hpp"
+#include "game/variant.hpp"
 
 #include <array>
 #include <stdexcept>
-
-#include "indexing/checksum.hpp"
 
 namespace morris {
 namespace {
@@ -81,11 +79,6 @@ std::string Variant::rule_text() const {
     return board->name + " stones=" + std::to_string(stones) + describe(kFlying, rules) +
            describe(kRemoval, rules) + describe(kDoubleMill, rules) + describe(kPlacement, rules) +
            describe(kFullBoard, rules);
-}
-
-uint64_t Variant::rule_hash() const {
-    const std::string text = rule_text();
-    return fnv1a(text.data(), text.size());
 }
 
 Variant find_variant(std::string_view name) {

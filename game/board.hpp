@@ -41,7 +41,7 @@ struct Board {
     Bitboard in_mills(Bitboard stones) const;
 };
 
-// The four boards of SPEC §1, by name (b24, b24d, b16, b17); nullptr if unknown.
+// The four boards of docs/rules.md §1, by name (b24, b24d, b16, b17); nullptr if unknown.
 const Board* find_board(std::string_view name);
 std::span<const Board* const> all_boards();
 

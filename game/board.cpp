@@ -1,4 +1,4 @@
-#include "indexing/board.hpp"
+#include "game/board.hpp"
 
 #include <algorithm>
 #include <bit>

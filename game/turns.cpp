@@ -1,4 +1,4 @@
-#include "solver/rules.hpp"
+#include "game/turns.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -17,13 +17,6 @@ bool has_turn(const Variant& v, const Position& p) {
     for (Bitboard from = p.stones[p.side]; from; from &= from - 1)
         if (destinations(v, p, std::countr_zero(from))) return true;
     return false;
-}
-
-// A turn is at most "a1-a4xg7xa1" and never holds a '.', so anything else is
-// meant as a board (and gets the board parser's precise complaint).
-bool looks_like_board(std::string_view word) {
-    constexpr size_t kLongestTurn = 11;
-    return word.size() > kLongestTurn || word.find('.') != std::string_view::npos;
 }
 
 }  // namespace
@@ -71,34 +64,6 @@ void generate_unturns(const Variant& v, const Position& p, std::vector<Position>
         q.stones[mover] = before;
         predecessors.push_back(q);
     });
-}
-
-Position parse_position_or_turns(const Variant& v, std::string_view text) {
-    auto words = split_words(text);
-    if (!words.empty() && looks_like_board(words[0])) return parse_position(v, text);
-    Position p = start_position(v);
-    std::vector<Turn> legal;
-    int ply = 0;
-    for (auto word : words) {
-        ++ply;
-        Turn wanted = parse_turn(v, word);
-        generate_turns(v, p, legal);
-        auto same = [&](const Turn& t) {
-            if (t.from != wanted.from || t.to != wanted.to) return false;
-            auto sorted = [](int8_t a, int8_t b) {
-                return std::pair(std::min(a, b), std::max(a, b));
-            };
-            return sorted(t.removed[0], t.removed[1]) ==
-                   sorted(wanted.removed[0], wanted.removed[1]);
-        };
-        auto it = std::find_if(legal.begin(), legal.end(), same);
-        if (it == legal.end())
-            throw NotationError("illegal turn '" + std::string(word) + "' at ply " +
-                                std::to_string(ply) + " in position " + to_string(v, p) +
-                                (legal.empty() ? " (the game is over)" : ""));
-        p = apply_turn(v, p, *it);
-    }
-    return p;
 }
 
 }  // namespace morris

@@ -1,8 +1,8 @@
-#include "solver/probe_turns.hpp"
+#include "db/ranked_turns.hpp"
 
 #include <algorithm>
 
-#include "solver/rules.hpp"
+#include "game/turns.hpp"
 
 namespace morris {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "db/database.hpp"
-#include "indexing/position.hpp"
+#include "game/position.hpp"
 
 namespace morris {
 

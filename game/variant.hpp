@@ -1,4 +1,4 @@
-// Variants as data: a board, a stone count and the rule options of SPEC §2.
+// Variants as data: a board, a stone count and the rule options of docs/rules.md §2.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "indexing/board.hpp"
+#include "game/board.hpp"
 
 namespace morris {
 
@@ -39,10 +39,9 @@ struct Variant {
     // "name flying=3 removal=standard ..." with every option spelled out;
     // databases store it and refuse to answer for another.
     std::string rule_text() const;
-    uint64_t rule_hash() const;  // FNV-1a of rule_text(), stable across builds
 };
 
-// The variants of SPEC §2 by name; throws std::invalid_argument if unknown.
+// The variants of docs/rules.md §2 by name; throws std::invalid_argument if unknown.
 Variant find_variant(std::string_view name);
 std::span<const std::string_view> variant_names();
 

@@ -1,8 +1,8 @@
-#include "solver/perft.hpp"
+#include "game/perft.hpp"
 
 #include <vector>
 
-#include "solver/rules.hpp"
+#include "game/turns.hpp"
 
 namespace morris {
 

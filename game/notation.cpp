@@ -1,54 +1,12 @@
-#include "indexing/position.hpp"
+#include "game/notation.hpp"
 
-#include <bit>
+#include <algorithm>
+#include <cctype>
 #include <charconv>
-#include <sstream>
-#include <vector>
+
+#include "game/turns.hpp"
 
 namespace morris {
-
-Position start_position(const Variant& variant) {
-    Position p;
-    p.in_hand[white] = p.in_hand[black] = static_cast<uint8_t>(variant.stones);
-    return p;
-}
-
-bool is_valid(const Variant& v, const Position& p) {
-    if ((p.stones[white] & p.stones[black]) || (p.occupied() & ~v.board->all())) return false;
-    if (p.total(white) > v.stones || p.total(black) > v.stones ||
-        p.total(p.other()) < kFewestStones)
-        return false;
-    if (v.rules.placement == Placement::place_only) {
-        const bool both_empty = p.in_hand[white] == 0 && p.in_hand[black] == 0;
-        const int expected_black = p.in_hand[white] + (p.side == black ? 1 : 0);
-        if (p.in_hand[black] != expected_black && !both_empty) return false;
-    }
-    return true;
-}
-
-std::string invalid_reason(const Variant& v, const Position& p) {
-    if (is_valid(v, p)) return "";
-    const char* names[] = {"white", "black"};
-    if (p.stones[white] & p.stones[black]) return "a point holds two stones";
-    if (p.occupied() & ~v.board->all()) return "a stone stands off the board";
-    for (Colour c : {white, black}) {
-        if (p.total(c) > v.stones)
-            return std::string(names[c]) + " has " + std::to_string(p.total(c)) +
-                   " stones on board and in hand, more than the " + std::to_string(v.stones) +
-                   " of " + v.name;
-    }
-    if (p.total(p.other()) < kFewestStones)
-        return std::string(names[p.other()]) +
-               ", not to move, has fewer than 3 stones: the game ended a turn earlier";
-    if (v.rules.placement == Placement::place_only) {
-        int expected_black = p.in_hand[white] + (p.side == black ? 1 : 0);
-        if (p.in_hand[black] != expected_black && !(p.in_hand[white] == 0 && p.in_hand[black] == 0))
-            return p.side == white
-                       ? "with white to move both hands must hold the same number"
-                       : "with black to move black must hold one more in hand than white";
-    }
-    return "";
-}
 
 std::string to_string(const Variant& v, const Position& p) {
     std::string text;
@@ -80,6 +38,13 @@ std::vector<std::string_view> split_words(std::string_view text) {
 }
 
 namespace {
+
+// A turn is at most "a1-a4xg7xa1" and never holds a '.', so anything else is
+// meant as a board (and gets the board parser's precise complaint).
+bool looks_like_board(std::string_view word) {
+    constexpr size_t kLongestTurn = 11;
+    return word.size() > kLongestTurn || word.find('.') != std::string_view::npos;
+}
 
 int parse_count(std::string_view word, const char* what) {
     int value = -1;
@@ -155,6 +120,34 @@ Turn parse_turn(const Variant& v, std::string_view text) {
         throw NotationError("turn '" + std::string(text) + "' has unexpected text '" +
                             std::string(rest) + "'");
     return t;
+}
+
+Position parse_position_or_turns(const Variant& v, std::string_view text) {
+    auto words = split_words(text);
+    if (!words.empty() && looks_like_board(words[0])) return parse_position(v, text);
+    Position p = start_position(v);
+    std::vector<Turn> legal;
+    int ply = 0;
+    for (auto word : words) {
+        ++ply;
+        Turn wanted = parse_turn(v, word);
+        generate_turns(v, p, legal);
+        auto same = [&](const Turn& t) {
+            if (t.from != wanted.from || t.to != wanted.to) return false;
+            auto sorted = [](int8_t a, int8_t b) {
+                return std::pair(std::min(a, b), std::max(a, b));
+            };
+            return sorted(t.removed[0], t.removed[1]) ==
+                   sorted(wanted.removed[0], wanted.removed[1]);
+        };
+        auto it = std::find_if(legal.begin(), legal.end(), same);
+        if (it == legal.end())
+            throw NotationError("illegal turn '" + std::string(word) + "' at ply " +
+                                std::to_string(ply) + " in position " + to_string(v, p) +
+                                (legal.empty() ? " (the game is over)" : ""));
+        p = apply_turn(v, p, *it);
+    }
+    return p;
 }
 
 }  // namespace morris

@@ -1,13 +1,20 @@
-// The rules of SPEC §3: legal turns, their results, terminal positions and,
-// for the retrograde solver, the predecessors by turns that remove nothing.
+// The rules of play (docs/rules.md §4): legal turns, their results, terminal
+// positions and the predecessors by turns that remove nothing (un-turns).
+//
+// for_each_turn is the definition; the other generators are the same turns
+// in the shapes the solver's hot loops want (loud turns one by one and quiet
+// ones in bulk, quiet moves only, closing moves of a group, un-moves), built
+// from the same primitives in turn_generation, and tests/rules_test.cpp
+// compares each with for_each_turn on random positions of every variant and
+// rule set.
 #pragma once
 
 #include <bit>
 #include <string_view>
 #include <vector>
 
-#include "indexing/position.hpp"
-#include "indexing/variant.hpp"
+#include "game/position.hpp"
+#include "game/variant.hpp"
 
 namespace morris {
 
@@ -95,24 +102,25 @@ void for_each_unmove(const Variant& variant, const Position& position, Visit&& v
 
 namespace turn_generation {
 
-// With Flying::at_three, a side down to this many stones flies.
-constexpr int kFlyingStones = 3;
-
 inline bool can_fly(const Variant& v, const Position& p, Colour c) {
-    return v.rules.flying == Flying::at_three && p.total(c) == kFlyingStones;
+    return flies(v.rules, p.total(c));
 }
 
 inline bool may_place(const Position& p) { return p.in_hand[p.side] > 0; }
 
 inline bool may_move(const Variant& v, const Position& p) {
-    if (p.in_hand[p.side] == 0) return true;
-    return v.rules.placement == Placement::place_or_move && p.stones[p.side] != 0;
+    return morris::may_move(v.rules, p.in_hand[p.side], p.on_board(p.side));
+}
+
+// The points a stone on `point` may move to, or have come from, on an empty
+// board: any when it flies, its neighbours otherwise (adjacency is symmetric).
+inline Bitboard reach(const Board& board, bool flies, int point) {
+    return flies ? board.all() : board.neighbours[point];
 }
 
 // Destinations of a stone of the side to move standing on `from`.
 inline Bitboard destinations(const Variant& v, const Position& p, int from) {
-    Bitboard empty = v.board->all() & ~p.occupied();
-    return can_fly(v, p, p.side) ? empty : v.board->neighbours[from] & empty;
+    return reach(*v.board, can_fly(v, p, p.side), from) & ~p.occupied();
 }
 
 inline int mills_closed(const Board& board, Bitboard own_after, int to) {
@@ -222,7 +230,7 @@ int for_each_closing_move(const Board& board, Bitboard own, Bitboard empty, bool
     int quiet = 0;
     for (Bitboard from = own; from; from &= from - 1) {
         const int f = std::countr_zero(from);
-        const Bitboard to_all = flies ? empty : board.neighbours[f] & empty;
+        const Bitboard to_all = reach(board, flies, f) & empty;
         quiet += std::popcount(to_all & ~closing);
         for (Bitboard to = to_all & closing; to; to &= to - 1) {
             const int t = std::countr_zero(to);
@@ -311,10 +319,6 @@ void for_each_quiet_move(const Variant& v, const Position& p, Visit&& visit) {
     }
 }
 
-// Parses a position, or a list of turns from the start (each checked for
-// legality). Throws NotationError with one line naming the problem.
-Position parse_position_or_turns(const Variant& variant, std::string_view text);
-
 // Whether the side that just moved in `p` (p.other()) may have reached it by
 // a move: judged with the stone still on the board, that is from `p` with
 // that side to move. Every un-move keeps the counts, hands and side, hence
@@ -339,8 +343,7 @@ void for_each_unmove(const Variant& v, const Position& p, Visit&& visit) {
     for (Bitboard tos = arrived_without_removal(v, p); tos; tos &= tos - 1) {
         const int to = std::countr_zero(tos);
         const Bitboard rest = stones & ~(1u << to);
-        for (Bitboard froms = flying ? empty : board.neighbours[to] & empty; froms;
-             froms &= froms - 1)
+        for (Bitboard froms = reach(board, flying, to) & empty; froms; froms &= froms - 1)
             visit(rest | (froms & -froms));
     }
 }

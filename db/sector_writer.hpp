@@ -1,0 +1,26 @@
+// Whole sector files at once, on OpenMP's threads: the solver's side of the
+// format of db/sector_file.hpp. The lookup library reads a block at a time
+// and needs neither this nor OpenMP.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include "db/sector_file.hpp"
+
+namespace morris {
+
+// Writes under a temporary name, then renames, so a killed writer leaves no
+// half file; returns what the file says about itself. Throws DatabaseError.
+SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
+                                 uint64_t rule_hash, const SectorKey& key,
+                                 std::span<const Entry> entries,
+                                 uint32_t block_entries = kDefaultBlockEntries);
+
+// Reads every entry of a file into `out` (info().entries of them), its
+// blocks decompressed in parallel. Throws DatabaseError.
+void read_whole_sector(const SectorFile& file, std::span<Entry> out);
+
+}  // namespace morris

@@ -1,0 +1,38 @@
+// The text forms of docs/rules.md §6: positions, turns and lists of turns
+// from the start. Parsers check what they read and throw NotationError with
+// one line saying what is wrong and where.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "game/position.hpp"
+#include "game/variant.hpp"
+
+namespace morris {
+
+// "<board> <side> <white-in-hand> <black-in-hand>".
+std::string to_string(const Variant& variant, const Position& position);
+// "d2", "a1-a4", "d2xg7", "d2xg7xa1".
+std::string to_string(const Variant& variant, const Turn& turn);
+
+struct NotationError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+// Parses "<board> <side> <white-in-hand> <black-in-hand>" and checks validity.
+Position parse_position(const Variant& variant, std::string_view text);
+
+// Parses a turn's syntax only ("d2", "a1-a4xg7"); legality is the rules' job.
+Turn parse_turn(const Variant& variant, std::string_view text);
+
+// Parses a position, or a list of turns from the start (each checked for
+// legality, so this needs the rules of game/turns.hpp).
+Position parse_position_or_turns(const Variant& variant, std::string_view text);
+
+// The words of `text`, split at white space.
+std::vector<std::string_view> split_words(std::string_view text);
+
+}  // namespace morris

@@ -1,0 +1,267 @@
+// The first pass over a unit: every position is looked at once, its turns
+// inside the unit counted and its turns into solved sectors (the unit's
+// children, solved_sectors.hpp) read, which decides every position whose
+// turns all leave the unit and gives the others their floor and counter
+// (state.hpp). On nine's balanced sectors, almost all draws, this pass is
+// most of the work. The layer loop (layers.hpp) takes over from it.
+//
+// Positions are walked one of three ways, all giving the same states:
+// - in index order (first_pass.cpp), batched so that the successors'
+//   lookups, which miss the cache, are prefetched and overlap;
+// - a group at a time (settle_group.cpp), a group being the positions that
+//   share the opponent's stones: placement sectors and crowded moving
+//   sectors, whose turns lead into a few blocks per group;
+// - by opponent without groups, for placement sectors that may remove two
+//   stones at once (double_mill=two), which the group routine does not cover.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "game/turns.hpp"
+#include "solver/solve.hpp"
+#include "solver/solved_sectors.hpp"
+#include "solver/unit.hpp"
+
+namespace morris {
+
+class FirstPass {
+  public:
+    FirstPass(Unit& unit, const SolvedSectors& solved, const SolveOptions& options)
+        : unit_(unit),
+          variant_(unit.variant),
+          classes_(unit.classes),
+          solved_(solved),
+          progress_(options.progress),
+          moving_walk_(options.moving_walk) {}
+
+    // Settles what the unit's turns into solved sectors decide, counts its
+    // turns inside, and fills unit.decided and unit.candidates. Throws
+    // std::runtime_error if a count or distance does not fit a State.
+    void run();
+
+  private:
+    // What one position's turns into solved sectors say, folded as they come
+    // from their stored entries. Whether a successor is a win, a loss or a
+    // draw is data, not a pattern the branch predictor can learn: the fold is
+    // branch-free, and reads its entries as what they are, 0 for a draw and
+    // plies + 1 otherwise, odd for the mover's loss.
+    struct Summary {
+        int turns = 0, internal = 0;
+        Entry least_loss = kNoLoss;  // the shortest successor lost: plies of our win
+        Entry longest_win = 0;       // the longest successor won: plies of our loss
+        bool draw = false;           // some successor is a draw
+
+        // Above every entry the solver writes: its distances fit in 15 bits.
+        static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
+        void add(Entry after) {
+            const bool loss = after & 1;
+            least_loss = std::min(least_loss, loss ? after : kNoLoss);
+            longest_win = std::max(longest_win, loss ? Entry{0} : after);
+            draw |= after == kDrawEntry;
+        }
+        void add_their_loss_for_want_of_stones() { add(encode({Value::loss, 0})); }
+        int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
+        int floor() const { return longest_win; }
+    };
+
+    // Classes of successors' mover stones. Positions of a sector that
+    // places are settled grouped by their opponent's stones, which become the
+    // successor's mover less at most a removed stone, so a few sets recur
+    // through a whole batch.
+    class ClassCache {
+      public:
+        explicit ClassCache(const SymmetryClasses& classes) : classes_(&classes) {
+            std::fill(std::begin(sets_), std::end(sets_), ~Bitboard{0});
+        }
+        const SymmetryClasses::Class& get(Bitboard set) {
+            const size_t slot = (set * kFibonacci) >> (32 - kSlotBits);
+            if (sets_[slot] != set) sets_[slot] = set, found_[slot] = classes_->class_of(set);
+            return found_[slot];
+        }
+
+      private:
+        static constexpr int kSlotBits = 5;
+        static constexpr uint32_t kFibonacci = 0x9e3779b9;  // 2^32 / golden ratio: spreads sets
+        const SymmetryClasses* classes_;
+        Bitboard sets_[1 << kSlotBits];
+        SymmetryClasses::Class found_[1 << kSlotBits];
+    };
+
+    // A turn into a solved sector, waiting in a batch for its value.
+    struct Lookup {
+        uint32_t position;  // in the batch
+        const SolvedSectors::Table* table;
+        Stones stones;
+        uint64_t index;
+    };
+
+    // Positions settled together, so that the successors' lookups, which
+    // miss the cache, can be prefetched and overlap.
+    struct Batch {
+        explicit Batch(const Board& board) : classes(symmetry_classes(board)) {}
+        static constexpr size_t kSize = 64;
+        size_t count = 0;
+        uint64_t unit_position[kSize];
+        Position position[kSize];
+        Summary summary[kSize];
+        std::vector<Lookup> lookups;
+        Layers decided, candidates;
+        uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
+        struct Settled {
+            UnitPosition u;
+            State state;
+        };
+        std::vector<Settled> settled;  // by a group, to be written
+        TableCache tables;
+        ClassCache classes;
+    };
+
+    // A sector a sector's turns lead into, found among the solved ones when
+    // a turn first does: the sector graph leaves out sectors no turn
+    // reaches. None where the opponent is left with fewer stones than it
+    // needs: it has lost.
+    class TurnTarget {
+      public:
+        TurnTarget(const SectorKey& from, bool placed, int removed)
+            : key_(sector_after(from, placed, removed)), lost_(is_lost_sector(key_)) {}
+        // Null when the opponent has lost.
+        const SolvedSectors::Table* get(const SolvedSectors& solved) {
+            if (!table_ && !lost_) table_ = &solved.table(key_);
+            return table_;
+        }
+
+      private:
+        SectorKey key_;
+        bool lost_;
+        const SolvedSectors::Table* table_ = nullptr;
+    };
+    struct PlacementTargets {
+        TurnTarget quiet, removal;  // after a placement that removes nothing, and one stone
+    };
+    // With no opponent stone on the board nothing is removable, and the
+    // removal target (its count wrapped below zero) is never asked for.
+    static PlacementTargets placement_targets(const SectorKey& k) {
+        return {{k, /*placed=*/true, /*removed=*/0}, {k, /*placed=*/true, /*removed=*/1}};
+    }
+
+    // One group's positions settled; the placement and moving policies
+    // (settle_group.cpp) list their turns.
+    struct Group;
+    struct RemovalReads;
+    Group group_of(const UnitSector& sector, uint32_t c) const;
+    template <typename Turns>
+    uint64_t settle_group(const UnitSector& sector, uint32_t c, Batch& batch, Turns&& turns);
+    uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
+    uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);
+    void write_settled(Batch& batch);
+
+    bool settles_by_group(const SectorKey& k) const;
+    bool moves_by_group(const SectorKey& k) const;
+    Bitboard removal_classes(Bitboard opponent,
+                             std::array<SymmetryClasses::Class, kMaxPoints>& by_point) const;
+    void settle_quiet(TurnTarget& target, const SymmetryClasses::Class& theirs, Bitboard mine,
+                      Bitboard points, Summary& summary) const;
+    static uint32_t blocks_per_chunk(const SectorIndex& index);
+    void settle(Batch& batch);
+    void settle_quiet_placements(const Position& p, Bitboard points, Summary& summary,
+                                 Batch& batch) const;
+    static State final_state(const Summary& s);
+    void conclude(uint64_t u, const Position& p, const Summary& s, Batch& batch);
+    State concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch);
+
+    Unit& unit_;
+    const Variant& variant_;
+    const SymmetryClasses& classes_;
+    const SolvedSectors& solved_;
+    bool progress_;
+    MovingWalk moving_walk_;
+    std::atomic<bool> out_of_range_{false};
+};
+
+// Inline: both walks (first_pass.cpp, settle_group.cpp) call these once per
+// position or turn.
+
+// Placements on `points` that close no mill, by a mover with stones
+// `mine`, into the block of `theirs`'s class in `target`.
+inline void FirstPass::settle_quiet(TurnTarget& target, const SymmetryClasses::Class& theirs,
+                                    Bitboard mine, Bitboard points, Summary& summary) const {
+    if (!points) return;
+    summary.turns += std::popcount(points);
+    const SolvedSectors::Table* table = target.get(solved_);
+    if (!table) {
+        summary.add_their_loss_for_want_of_stones();
+        return;
+    }
+    // The successor's opponent is the mover plus the placed stone: take
+    // the mover's image once, and add each point's.
+    const Bitboard seen = classes_.transform(mine, theirs.symmetry);
+    const SectorIndex& index = *table->index;
+    if (index.is_full_block(theirs.rank)) {
+        // Slots are colex ranks of the packed stones: rank the mover's
+        // once, and each with one placed stone more from it.
+        const RanksWithOneMore ranks(index.packed_in_full_block(theirs, seen));
+        const Entry* block = table->entries.data() + index.block_begin(theirs.rank);
+        for (Bitboard packed =
+                 index.packed_in_full_block(theirs, classes_.transform(points, theirs.symmetry));
+             packed; packed &= packed - 1)
+            summary.add(block[ranks.rank_with(std::countr_zero(packed))]);
+        return;
+    }
+    for (; points; points &= points - 1) {
+        const Bitboard after =
+            seen | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
+        summary.add(table->entries[index.index_transformed(theirs, after)]);
+    }
+}
+
+// The state of a position with turns all of whose successors are solved.
+inline State FirstPass::final_state(const Summary& s) {
+    return s.best_win() > 0 ? State::decided(s.best_win())
+           : s.draw         ? State::cannot_lose()
+                            : State::decided(s.floor());
+}
+
+// The state of position u as its summary leaves it, entered in the
+// batch's layers and counts (p is looked at only when it has no turn).
+inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
+    if (s.turns == 0) {
+        if (status(variant_, p) == Status::loss) {
+            append(batch.decided, 0, u);
+            return State::decided(0);
+        }
+        ++batch.undecided;
+        return State::cannot_lose();  // a draw by the full-board rule
+    }
+    if (unit_.only_placements) return final_state(s);
+    // Read before writing: after the first position most find it set.
+    if (s.internal > 0 && !unit_.has_internal_turns.load(std::memory_order_relaxed))
+        unit_.has_internal_turns.store(true, std::memory_order_relaxed);
+    batch.internal_turns += s.internal;
+    ++batch.undecided;        // unless it is decided below
+    if (s.best_win() == 1) {  // no win is shorter: settled now
+        append(batch.decided, 1, u);
+        --batch.undecided;
+        return State::decided(1);
+    }
+    if (s.best_win() > 0) {
+        append(batch.candidates, s.best_win(), u);
+        return State::cannot_lose();
+    }
+    if (s.draw) return State::cannot_lose();
+    if (s.internal == 0) {
+        append(batch.decided, s.floor(), u);
+        --batch.undecided;
+        return State::decided(s.floor());
+    }
+    if (s.internal > State::kMaxCounter || s.floor() > State::kMaxFloor)
+        out_of_range_ = true;  // run() fails
+    return State::undecided(s.internal, s.floor());
+}
+
+}  // namespace morris

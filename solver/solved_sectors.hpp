@@ -1,0 +1,106 @@
+// The solved sectors a unit reads (its children), held in memory whole for
+// looking up its successors' values; and a small cache of the two last asked
+// for. The driver (solve.cpp) loads them, the first pass (first_pass.hpp)
+// and verify (verify.hpp) read them.
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include "db/sector_writer.hpp"
+#include "db/value.hpp"
+#include "game/position.hpp"
+#include "game/sector.hpp"
+#include "game/variant.hpp"
+#include "indexing/huge_array.hpp"
+#include "indexing/perfect_hash.hpp"
+
+namespace morris {
+
+// Solved sectors held in memory, for looking up successors' values. A unit
+// has a handful of them: a flat list searched linearly beats a map here.
+class SolvedSectors {
+  public:
+    // Their arrays' memory comes from `pool` and goes back to it.
+    SolvedSectors(const Variant& v, std::filesystem::path directory, PagePool& pool)
+        : variant_(v), directory_(std::move(directory)), pool_(&pool) {}
+
+    void load(const SectorKey& key) {
+        if (find(key)) return;
+        auto file = SectorFile::open(directory_ / sector_file_name(variant_.name, key),
+                                     variant_.name, rule_hash(variant_), key);
+        const SectorIndex& index =
+            sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
+        if (file->info().entries != index.size())
+            throw DatabaseError(to_string(key) + ": entry count does not match the index");
+        HugeArray<Entry> entries(index.size(), kUninitialized, pool_);
+        read_whole_sector(*file, entries);  // every entry, in parallel
+        tables_.push_back({key, &index, std::move(entries)});
+    }
+    // A sector just solved, kept rather than read back from its file.
+    void adopt(const SectorKey& key, HugeArray<Entry> entries) {
+        if (find(key)) return;
+        tables_.push_back(
+            {key, &sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board),
+             std::move(entries)});
+    }
+    void keep_only(const std::vector<SectorKey>& keys) {
+        std::erase_if(tables_, [&](const Table& t) {
+            return std::find(keys.begin(), keys.end(), t.key) == keys.end();
+        });
+    }
+    const HugeArray<Entry>& entries(const SectorKey& key) const { return find(key)->entries; }
+
+    struct Table {
+        SectorKey key;
+        const SectorIndex* index = nullptr;
+        HugeArray<Entry> entries;
+    };
+
+    // The table holding a position reached by a turn (whose side to move has
+    // at least three stones: with fewer it has lost and is in no table).
+    const Table& table_of(const Position& p) const { return table(sector_of(p)); }
+    const Table& table(const SectorKey& key) const {
+        const Table* t = find(key);
+        if (!t) throw std::logic_error("successor sector " + to_string(key) + " is not loaded");
+        return *t;
+    }
+
+    Outcome lookup(const Position& p) const {
+        if (p.total(p.side) < kFewestStones) return {Value::loss, 0};
+        const Table& t = table_of(p);
+        return decode(t.entries[t.index->index(stones_of(p))]);
+    }
+
+  private:
+    const Table* find(const SectorKey& key) const {
+        for (const Table& t : tables_)
+            if (t.key == key) return &t;
+        return nullptr;
+    }
+
+    const Variant& variant_;
+    std::filesystem::path directory_;
+    PagePool* pool_;
+    std::vector<Table> tables_;
+};
+
+// The last two successor tables asked for: a sector's turns lead into one
+// or two sectors (without and with a capture), so this nearly always hits.
+struct TableCache {
+    SectorKey keys[2];
+    const SolvedSectors::Table* tables[2] = {nullptr, nullptr};
+
+    const SolvedSectors::Table& get(const SectorKey& key, const SolvedSectors& solved) {
+        if (tables[0] && keys[0] == key) return *tables[0];
+        if (tables[1] && keys[1] == key)
+            std::swap(keys[0], keys[1]), std::swap(tables[0], tables[1]);
+        else
+            keys[1] = keys[0], tables[1] = tables[0], keys[0] = key, tables[0] = &solved.table(key);
+        return *tables[0];
+    }
+};
+
+}  // namespace morris

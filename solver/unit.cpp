@@ -1,0 +1,52 @@
+#include "solver/unit.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace morris {
+
+bool only_places(const Variant& v, const std::vector<SectorKey>& unit) {
+    return std::none_of(unit.begin(), unit.end(),
+                        [&](const SectorKey& k) { return mover_may_move(v, k); });
+}
+
+Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
+    : variant(v), classes(symmetry_classes(*v.board)) {
+    for (const SectorKey& k : keys) {
+        const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
+        sectors.push_back({k, &index, side_to_move(v, k), size});
+        size += index.size();
+    }
+    for (UnitSector& s : sectors) {
+        const SectorKey& k = s.key;
+        const SectorKey swapped{k.opponent_on_board, k.mover_on_board, k.opponent_in_hand,
+                                k.mover_in_hand};
+        for (size_t i = 0; i < sectors.size(); ++i)
+            if (sectors[i].key == swapped) s.swapped = static_cast<int>(i);
+    }
+    internal_turns.assign(sectors.size(), 0);
+    undecided.assign(sectors.size(), 0);
+    only_placements = only_places(v, keys);
+    if (size > std::numeric_limits<UnitPosition>::max())
+        throw std::runtime_error(label("") + "has too many positions for one unit");
+    states = HugeArray<State>(size, kUninitialized, &pool);  // the first pass sets each
+}
+
+std::string Unit::label(const char* pass) const {
+    std::string names;
+    for (const auto& s : sectors) names += (names.empty() ? "" : "+") + to_string(s.key);
+    return variant.name + " " + names + " " + pass;
+}
+
+void Unit::conclude_layer(Layers& local, int into) {
+    uint64_t count = 0;
+    for (const auto& l : local) count += l.size();
+#pragma omp critical
+    {
+        undecided[into] -= count;
+        merge(decided, local);
+    }
+}
+
+}  // namespace morris

@@ -1,0 +1,88 @@
+// A unit being solved: its sectors (one, or two that reach each other, such
+// as nine's 9-8 and 8-9), the state of each of its positions, the layers of
+// positions decided at each distance, and its counts. The first pass
+// (first_pass.hpp) fills it, the layer loop (layers.hpp) with push
+// (push.hpp) and pull (pull.hpp) finishes it, the driver (solve.cpp) writes it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game/sector.hpp"
+#include "game/variant.hpp"
+#include "indexing/huge_array.hpp"
+#include "indexing/perfect_hash.hpp"
+#include "solver/state.hpp"
+
+namespace morris {
+
+// Less work than this runs on one thread: starting and joining a team costs
+// more than it saves (seven has hundreds of small sectors and layers).
+inline constexpr uint64_t kParallelWork = 1 << 14;
+inline constexpr size_t kCacheLine = 64;  // bytes
+
+struct UnitSector {
+    SectorKey key;
+    const SectorIndex* index;
+    Colour side;
+    uint64_t offset;  // of its first position in the unit's arrays
+    // The unit's sector (its number) of the positions one quiet move away,
+    // before or after, which have the colours swapped; -1 if none.
+    int swapped = -1;
+};
+
+// Positions (by their place in the unit, which has fewer than 2^32) decided
+// at each distance, and win candidates waiting for theirs.
+using UnitPosition = uint32_t;
+using Layers = std::vector<std::vector<UnitPosition>>;
+
+inline void append(Layers& layers, int distance, uint64_t position) {
+    if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
+    layers[distance].push_back(static_cast<UnitPosition>(position));
+}
+
+inline void merge(Layers& into, Layers& from) {
+    if (into.size() < from.size()) into.resize(from.size());
+    for (size_t d = 0; d < from.size(); ++d) {
+        into[d].insert(into[d].end(), from[d].begin(), from[d].end());
+        from[d].clear();
+    }
+}
+
+// Whether every position of a unit only places (place-only variants'
+// sectors with stones in the mover's hand): then every turn leaves the unit,
+// and one pass settles all, without layers or push.
+bool only_places(const Variant& variant, const std::vector<SectorKey>& unit);
+
+struct Unit {
+    // The unit's states take their memory from `pool`, at once.
+    Unit(const Variant& variant, const std::vector<SectorKey>& keys, PagePool& pool);
+
+    const Variant& variant;
+    const SymmetryClasses& classes;  // looked up once: the lookup takes a lock
+    std::vector<UnitSector> sectors;
+    uint64_t size = 0;
+    HugeArray<State> states;
+    // Every position places a stone and cannot move: one pass decides all,
+    // without counters or layers.
+    bool only_placements = false;
+    std::atomic<bool> has_internal_turns{false};
+    Layers decided, candidates;
+    // By sector: quiet moves counted in the first pass (those of its
+    // positions, into the swapped sector), and positions not yet decided.
+    std::vector<uint64_t> internal_turns, undecided;
+
+    // "nine 9-8-0-0+8-9-0-0 <pass>", for progress lines and errors.
+    std::string label(const char* pass) const;
+    const UnitSector& sector_holding(uint64_t u) const {
+        size_t s = sectors.size() - 1;
+        while (sectors[s].offset > u) --s;
+        return sectors[s];
+    }
+    // Merges what a thread decided in sector `into` while a layer was processed.
+    void conclude_layer(Layers& local, int into);
+};
+
+}  // namespace morris

@@ -1,0 +1,86 @@
+// Verify: every stored value of a sector re-derived from its successors'
+// stored values by the generic turn generator (game/turns.hpp), which shares
+// nothing with the solver's fast paths but the rules.
+#include "solver/verify.hpp"
+
+#include <atomic>
+
+#include "game/turns.hpp"
+#include "solver/progress.hpp"
+#include "solver/sector_graph.hpp"
+#include "solver/solved_sectors.hpp"
+
+namespace morris {
+namespace {
+
+// Blocks of the index handed to a thread at a time.
+constexpr int kBlocksPerChunk = 4;
+// Less work than this runs on one thread.
+constexpr uint64_t kParallelWork = 1 << 14;
+
+}  // namespace
+
+uint64_t verify(const Variant& v, const std::filesystem::path& directory,
+                const std::vector<SectorKey>& sectors, bool progress) {
+    const SectorGraph graph = sector_graph(v);
+    const std::vector<SectorKey> keys = sectors.empty() ? graph.sectors : sectors;
+    uint64_t inconsistent = 0;
+    PagePool pool;
+    for (const SectorKey& key : keys) {
+        if (!graph.contains(key))
+            throw std::runtime_error("sector " + to_string(key) + " is not a sector of " + v.name);
+        SolvedSectors solved(v, directory, pool);
+        solved.load(key);
+        for (const SectorKey& s : graph.successors.at(key)) solved.load(s);
+        const HugeArray<Entry>& stored = solved.entries(key);
+        const SectorIndex& index =
+            sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
+        const Colour side = side_to_move(v, key);
+        Progress bar(v.name + " verify " + to_string(key), index.size(), progress);
+        std::atomic<uint64_t> bad{0};
+        const int chunks =
+            static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
+#pragma omp parallel if (index.size() >= kParallelWork)
+        {
+            std::vector<Turn> turns;
+#pragma omp for schedule(dynamic, 1)
+            for (int chunk = 0; chunk < chunks; ++chunk) {
+                const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
+                const uint32_t last = std::min(first + kBlocksPerChunk, index.block_count());
+                uint64_t visited = 0;
+                index.for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
+                    const Position p = position_of(key, stones, side);
+                    generate_turns(v, p, turns);
+                    Outcome expected;
+                    if (turns.empty()) {
+                        expected =
+                            status(v, p) == Status::loss ? Outcome{Value::loss, 0} : Outcome{};
+                    } else {
+                        int best_win = -1, longest_loss = -1;
+                        bool all_wins = true;
+                        for (const Turn& t : turns) {
+                            Outcome o = solved.lookup(apply_turn(v, p, t));
+                            if (o.value == Value::loss && (best_win < 0 || o.plies + 1 < best_win))
+                                best_win = o.plies + 1;
+                            if (o.value != Value::win)
+                                all_wins = false;
+                            else
+                                longest_loss = std::max(longest_loss, o.plies + 1);
+                        }
+                        if (best_win > 0)
+                            expected = {Value::win, best_win};
+                        else if (all_wins)
+                            expected = {Value::loss, longest_loss};
+                    }
+                    if (decode(stored[i]) != expected) bad.fetch_add(1, std::memory_order_relaxed);
+                    ++visited;
+                });
+                bar.advance(visited);
+            }
+        }
+        inconsistent += bad.load();
+    }
+    return inconsistent;
+}
+
+}  // namespace morris
