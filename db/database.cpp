@@ -76,7 +76,7 @@ ProbeResult Database::probe(const Position& position) const {
                                 " (entry count does not match the index: foreign file)");
         const uint32_t b = static_cast<uint32_t>(i / f.info().block_entries);
         Block entries = block(key, b);
-        return {decode((*entries)[i - uint64_t{b} * f.info().block_entries]), ""};
+        return {decode((*entries)[i - uint64_t{b} * f.info().block_entries], f.info().code), ""};
     } catch (const std::exception& e) {
         return {{}, e.what()};
     }

@@ -15,7 +15,9 @@ namespace morris::format {
 
 constexpr char kMagic[8] = {'M', 'O', 'R', 'R', 'I', 'S', 'D', 'B'};
 constexpr uint32_t kFormatVersion = 1;
-constexpr uint32_t kEncodingBytePlanes16 = 1;  // 16-bit entries as two byte planes
+// 16-bit entries as two byte planes, by their EntryCode.
+constexpr uint32_t kEncodingBytePlanes16 = 1;          // EntryCode::parity
+constexpr uint32_t kEncodingBytePlanes16Explicit = 2;  // EntryCode::explicit_value
 constexpr size_t kHeaderBytes = 128;
 constexpr size_t kVariantNameBytes = 24;
 constexpr size_t kIndexEntryBytes = 16;

@@ -19,6 +19,8 @@ int preference(const Outcome& o) {
     return 0;
 }
 
+}  // namespace
+
 Outcome for_the_mover(const Outcome& after) {
     switch (after.value) {
         case Value::loss: return {Value::win, after.plies + 1};
@@ -28,18 +30,30 @@ Outcome for_the_mover(const Outcome& after) {
     return {};
 }
 
-}  // namespace
+Outcome at_counter(const Rules& rules, const Outcome& stored, int counter) {
+    if (!rules.has_n_move() || stored.value == Value::draw) return stored;
+    return stored.plies <= rules.n_move - counter ? stored : Outcome{};
+}
+
+Outcome after_turn(const Rules& rules, const Turn& turn, const Outcome& stored, int counter) {
+    if (!rules.has_n_move()) return stored;
+    if (resets_counter(turn)) return stored.value == Value::draw ? stored : Outcome{stored.value, 0};
+    return at_counter(rules, stored, counter + 1);
+}
 
 bool better(const Outcome& a, const Outcome& b) { return preference(a) > preference(b); }
 
-RankedTurns rank_turns(const Database& db, const Position& p) {
+RankedTurns rank_turns(const Database& db, const Position& p, int counter) {
+    const Rules& rules = db.variant().rules;
     RankedTurns result;
     std::vector<Turn> turns;
     generate_turns(db.variant(), p, turns);
     for (const Turn& t : turns) {
         ProbeResult r = db.probe(apply_turn(db.variant(), p, t));
         if (!r.ok()) return {{}, r.error};
-        result.turns.push_back({t, for_the_mover(r.outcome)});
+        const Outcome after = after_turn(rules, t, r.outcome, counter);
+        result.turns.push_back({t, for_the_mover(after),
+                                after.value == Value::draw && r.outcome.value != Value::draw});
     }
     std::stable_sort(
         result.turns.begin(), result.turns.end(),

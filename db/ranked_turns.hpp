@@ -1,6 +1,6 @@
 // For engines: every legal turn of a position with the value it leads to,
-// best first (what Fathom's tb_probe_root is for chess). It needs the rules,
-// so it lives with them rather than in the rule-free lookup library.
+// best first (what Fathom's tb_probe_root is for chess), and the N-move
+// rule's reading of stored outcomes at a counter (docs/rules.md §8).
 #pragma once
 
 #include <string>
@@ -14,8 +14,13 @@ namespace morris {
 struct RankedTurn {
     Turn turn;
     // For the side that plays the turn, with plies counted from the position
-    // before it: a turn into the opponent's loss in 4 is a win in 5.
+    // before it: a turn into the opponent's loss in 4 is a win in 5. Under
+    // the N-move rule the plies count to the next resetting turn: a turn that
+    // resets is one ply.
     Outcome outcome;
+    // A draw only because of the N-move rule: the turn leads to a win or a
+    // loss that the counter it leaves has no room for.
+    bool drawn_by_rule = false;
 };
 
 struct RankedTurns {
@@ -24,7 +29,35 @@ struct RankedTurns {
     bool ok() const { return error.empty(); }
 };
 
-RankedTurns rank_turns(const Database& database, const Position& position);
+// Every legal turn of `position`, at `counter` plies since the last resetting
+// turn (always 0 without the N-move rule).
+RankedTurns rank_turns(const Database& database, const Position& position, int counter = 0);
+
+// A stored outcome (the value at counter 0) read at `counter`: under the
+// N-move rule a win or loss is one only when its plies fit in what the
+// counter leaves, n_move - counter; otherwise it is a draw. Without the rule,
+// the outcome itself.
+Outcome at_counter(const Rules& rules, const Outcome& stored, int counter);
+
+// Whether a turn resets the N-move counter: it places or removes a stone.
+inline bool resets_counter(const Turn& turn) {
+    return turn.is_placement() || turn.removals() > 0;
+}
+
+// The counter a turn leaves, from `counter` before it.
+inline int counter_after(const Turn& turn, int counter) {
+    return resets_counter(turn) ? 0 : counter + 1;
+}
+
+// The outcome of the position a turn leads to, for its side to move, given
+// its stored outcome: at the counter the turn leaves, and under the N-move
+// rule with no plies beyond a resetting turn (the next resetting turn is
+// that one).
+Outcome after_turn(const Rules& rules, const Turn& turn, const Outcome& stored, int counter);
+
+// What a turn to a position of outcome `after` (for its side to move) gives
+// the side that plays it: a win in plies + 1 for a loss, and so on.
+Outcome for_the_mover(const Outcome& after);
 
 // Whether `a` is better than `b` for the side choosing: quicker wins, then
 // draws, then slower losses.

@@ -41,6 +41,7 @@ struct SectorFileInfo {
     uint32_t blocks = 0;
     uint64_t wins = 0, draws = 0, losses = 0;
     int longest_win = -1, longest_loss = -1;  // -1 when there is none
+    EntryCode code = EntryCode::parity;       // how its entries hold outcomes
     uint64_t file_bytes = 0;
 
     bool operator==(const SectorFileInfo&) const = default;
@@ -52,6 +53,11 @@ inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
 // stable across builds) that a file records: a file answers only for the
 // rules it was solved under.
 uint64_t rule_hash(const Variant& variant);
+
+// How a variant's files hold outcomes: explicitly under the N-move rule.
+inline EntryCode entry_code(const Variant& variant) {
+    return variant.rules.has_n_move() ? EntryCode::explicit_value : EntryCode::parity;
+}
 
 // The file name of a sector: "<variant>_<key>.mdb".
 std::string sector_file_name(const std::string& variant, const SectorKey& key);

@@ -51,7 +51,7 @@ CompressionContext compression_context() {
 // holds is data the branch predictor cannot learn.
 struct ValueTally {
     uint64_t wins = 0, draws = 0, losses = 0;
-    Entry longest_win = 0, longest_loss = 0;  // entries, plies + 1; 0 if none
+    Entry longest_win = 0, longest_loss = 0;  // entries; 0 (a draw: plies -1) if none
 
     void add(std::span<const Entry> entries) {
         for (Entry e : entries) {
@@ -82,7 +82,8 @@ std::vector<unsigned char> compress_block(std::span<const Entry> entries, ZSTD_C
 
 SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
                                  uint64_t rule_hash, const SectorKey& key,
-                                 std::span<const Entry> entries, uint32_t block_entries) {
+                                 std::span<const Entry> entries, uint32_t block_entries,
+                                 EntryCode code) {
     if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
     if (block_entries == 0) fail(path, "block_entries must be positive");
     const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
@@ -109,8 +110,8 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
             }
         }
         wins += tally.wins, draws += tally.draws, losses += tally.losses;
-        longest_win = std::max(longest_win, tally.longest_win - 1);
-        longest_loss = std::max(longest_loss, tally.longest_loss - 1);
+        longest_win = std::max(longest_win, decode(tally.longest_win, code).plies);
+        longest_loss = std::max(longest_loss, decode(tally.longest_loss, code).plies);
     }
     for (const auto& e : errors)
         if (!e.empty()) fail(path, e);
@@ -118,7 +119,8 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
     std::vector<unsigned char> header(kHeaderBytes, 0);
     std::memcpy(header.data() + kAtMagic, kMagic, sizeof kMagic);
     put(header, kAtVersion, kFormatVersion);
-    put(header, kAtEncoding, kEncodingBytePlanes16);
+    put(header, kAtEncoding,
+        code == EntryCode::parity ? kEncodingBytePlanes16 : kEncodingBytePlanes16Explicit);
     std::memcpy(header.data() + kAtVariant, variant.data(), variant.size());
     put(header, kAtRuleHash, rule_hash);
     const uint8_t key_bytes[4] = {key.mover_on_board, key.opponent_on_board, key.mover_in_hand,
@@ -176,6 +178,7 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
             .losses = losses,
             .longest_win = longest_win,
             .longest_loss = longest_loss,
+            .code = code,
             .file_bytes = offset};
 }
 

@@ -17,7 +17,8 @@ namespace morris {
 SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
                                  uint64_t rule_hash, const SectorKey& key,
                                  std::span<const Entry> entries,
-                                 uint32_t block_entries = kDefaultBlockEntries);
+                                 uint32_t block_entries = kDefaultBlockEntries,
+                                 EntryCode code = EntryCode::parity);
 
 // Reads every entry of a file into `out` (info().entries of them), its
 // blocks decompressed in parallel. Throws DatabaseError.

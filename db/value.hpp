@@ -23,18 +23,33 @@ struct Outcome {
 
 std::string to_string(const Outcome& outcome);  // "win 13", "draw", "loss 0"
 
-// Stored entry: 0 for a draw, else plies + 1 (wins have odd plies, losses even).
+// A stored entry: one outcome in 16 bits, 0 for a draw. How the others are
+// read is the file's EntryCode.
 using Entry = uint16_t;
 inline constexpr Entry kDrawEntry = 0;
 inline constexpr int kMaxPlies = 0xfffe;
 
-inline Entry encode(const Outcome& o) {
-    return o.value == Value::draw ? kDrawEntry : static_cast<Entry>(o.plies + 1);
+// How an entry holds an outcome. In both codes an odd entry is a loss and a
+// nonzero even one a win, and entries of one value grow with their plies: the
+// solver compares entries without decoding them.
+enum class EntryCode : uint8_t {
+    // plies + 1, the value following from the plies' parity (docs/rules.md §5).
+    parity,
+    // 2 * plies + (1 for a win) + 1: under the N-move rule parity does not
+    // hold (a side whose every turn resets into its opponent's win is at
+    // loss 1), so the value is a bit of its own (docs/rules.md §8).
+    explicit_value,
+};
+
+constexpr Entry encode(const Outcome& o, EntryCode code = EntryCode::parity) {
+    if (o.value == Value::draw) return kDrawEntry;
+    if (code == EntryCode::parity) return static_cast<Entry>(o.plies + 1);
+    return static_cast<Entry>(2 * o.plies + (o.value == Value::win ? 1 : 0) + 1);
 }
-inline Outcome decode(Entry e) {
+constexpr Outcome decode(Entry e, EntryCode code = EntryCode::parity) {
     if (e == kDrawEntry) return {};
-    int plies = e - 1;
-    return {plies % 2 ? Value::win : Value::loss, plies};
+    const Value value = e % 2 ? Value::loss : Value::win;
+    return {value, code == EntryCode::parity ? e - 1 : (e - 1) / 2};
 }
 
 }  // namespace morris

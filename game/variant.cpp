@@ -1,6 +1,7 @@
 #include "game/variant.hpp"
 
 #include <array>
+#include <charconv>
 #include <stdexcept>
 
 namespace morris {
@@ -73,12 +74,31 @@ std::string describe(const Option<Enum, N>& option, const Rules& rules) {
            std::string(option.values[static_cast<size_t>(rules.*option.field)]);
 }
 
+// n_move=off or n_move=N, 1 <= N <= kMostNMovePlies.
+bool try_assign_n_move(Rules& rules, std::string_view name, std::string_view value) {
+    if (name != "n_move") return false;
+    if (value == "off") {
+        rules.n_move = kNMoveOff;
+        return true;
+    }
+    int plies = 0;
+    const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), plies);
+    if (error != std::errc() || end != value.data() + value.size() || plies < 1 ||
+        plies > kMostNMovePlies)
+        throw std::invalid_argument("n_move '" + std::string(value) +
+                                    "' is not off or a number of plies from 1 to " +
+                                    std::to_string(kMostNMovePlies));
+    rules.n_move = plies;
+    return true;
+}
+
 }  // namespace
 
 std::string Variant::rule_text() const {
     return board->name + " stones=" + std::to_string(stones) + describe(kFlying, rules) +
            describe(kRemoval, rules) + describe(kDoubleMill, rules) + describe(kPlacement, rules) +
-           describe(kFullBoard, rules);
+           describe(kFullBoard, rules) +
+           (rules.has_n_move() ? " n_move=" + std::to_string(rules.n_move) : "");
 }
 
 Variant find_variant(std::string_view name) {
@@ -105,10 +125,11 @@ void apply_rule(Variant& variant, std::string_view assignment) {
     Rules& r = variant.rules;
     if (try_assign(kFlying, r, name, value) || try_assign(kRemoval, r, name, value) ||
         try_assign(kDoubleMill, r, name, value) || try_assign(kPlacement, r, name, value) ||
-        try_assign(kFullBoard, r, name, value))
+        try_assign(kFullBoard, r, name, value) || try_assign_n_move(r, name, value))
         return;
-    throw std::invalid_argument("unknown rule option '" + std::string(name) +
-                                "' (known: flying, removal, double_mill, placement, full_board)");
+    throw std::invalid_argument(
+        "unknown rule option '" + std::string(name) +
+        "' (known: flying, removal, double_mill, placement, full_board, n_move)");
 }
 
 }  // namespace morris

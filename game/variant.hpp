@@ -20,12 +20,21 @@ enum class DoubleMill : uint8_t { one, two };
 enum class Placement : uint8_t { place_only, place_or_move };
 enum class FullBoard : uint8_t { draw, loss };
 
+// The N-move rule (docs/rules.md §8): a game is drawn when N plies pass
+// without a placement or a removal. Off (0) unless set.
+inline constexpr int kNMoveOff = 0;
+// The largest N: a decided position's plies and value share 15 bits.
+inline constexpr int kMostNMovePlies = 16383;
+
 struct Rules {
     Flying flying = Flying::at_three;
     Removal removal = Removal::standard;
     DoubleMill double_mill = DoubleMill::one;
     Placement placement = Placement::place_only;
     FullBoard full_board = FullBoard::loss;
+    int n_move = kNMoveOff;  // N plies, or kNMoveOff
+
+    bool has_n_move() const { return n_move != kNMoveOff; }
 
     bool operator==(const Rules&) const = default;
 };
@@ -36,8 +45,10 @@ struct Variant {
     int stones = 0;  // per side
     Rules rules;
 
-    // "name flying=3 removal=standard ..." with every option spelled out;
-    // databases store it and refuse to answer for another.
+    // "b24 stones=9 flying=3 removal=standard ..." with every option spelled
+    // out (n_move only when on, so that the text of every rule set without it
+    // is what it was before the rule existed); databases store its hash and
+    // refuse to answer for another.
     std::string rule_text() const;
 };
 

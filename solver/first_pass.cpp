@@ -169,7 +169,7 @@ void FirstPass::settle(Batch& batch) {
                 if (r >= 0) theirs &= ~(1u << r);
             const SectorKey key = sector_after(sector, t.is_placement(), t.removals());
             if (is_lost_sector(key)) {
-                summary.add_their_loss_for_want_of_stones();
+                summary.add(unit_.distances.lost_child);
                 return;
             }
             const SolvedSectors::Table& table = batch.tables.get(key, solved_);

@@ -65,7 +65,6 @@ class FirstPass {
             longest_win = std::max(longest_win, loss ? Entry{0} : after);
             draw |= after == kDrawEntry;
         }
-        void add_their_loss_for_want_of_stones() { add(encode({Value::loss, 0})); }
         int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
         int floor() const { return longest_win; }
     };
@@ -195,7 +194,7 @@ inline void FirstPass::settle_quiet(TurnTarget& target, const SymmetryClasses::C
     summary.turns += std::popcount(points);
     const SolvedSectors::Table* table = target.get(solved_);
     if (!table) {
-        summary.add_their_loss_for_want_of_stones();
+        summary.add(unit_.distances.lost_child);
         return;
     }
     // The successor's opponent is the mover plus the placed stone: take
@@ -244,10 +243,10 @@ inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& 
         unit_.has_internal_turns.store(true, std::memory_order_relaxed);
     batch.internal_turns += s.internal;
     ++batch.undecided;        // unless it is decided below
-    if (s.best_win() == 1) {  // no win is shorter: settled now
-        append(batch.decided, 1, u);
+    if (s.best_win() == unit_.distances.fastest_win) {  // no win is shorter: settled now
+        append(batch.decided, s.best_win(), u);
         --batch.undecided;
-        return State::decided(1);
+        return State::decided(s.best_win());
     }
     if (s.best_win() > 0) {
         append(batch.candidates, s.best_win(), u);

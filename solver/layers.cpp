@@ -53,7 +53,10 @@ bool LayerLoop::pulls(size_t decided, int into, int d) const {
 // yet known to lead to the opponent's win, and at zero it is lost.
 void LayerLoop::run() {
     Progress progress(unit_.label("propagation"), 0, progress_);
-    for (size_t d = 0; d < std::max(unit_.decided.size(), unit_.candidates.size()); ++d) {
+    // Layers grow as they are processed; those past the last are draws.
+    const auto last = static_cast<size_t>(unit_.distances.last_layer);
+    for (size_t d = 0; d <= last && d < std::max(unit_.decided.size(), unit_.candidates.size());
+         ++d) {
         const int distance = static_cast<int>(d);
         if (d < unit_.candidates.size()) decide_candidates(distance);
         // Without a turn inside the unit (placement sectors of place-only

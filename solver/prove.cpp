@@ -112,7 +112,8 @@ class SectorValues {
             const uint64_t first = uint64_t{b} * file->info().block_entries;
             for (uint64_t i = first; i < first + block.size(); ++i)
                 values[i / kPerWord] |=
-                    static_cast<uint64_t>(score(decode(block[i - first]).value) + 1)
+                    static_cast<uint64_t>(score(decode(block[i - first], file->info().code).value) +
+                                          1)
                     << (i % kPerWord * kBits);
         }
         s.values = std::move(values);

@@ -16,7 +16,7 @@ namespace {
 
 // Other threads may write states while a layer is read (a sector whose
 // quiet moves lead into itself): reads and writes are atomic, relaxed.
-// What they write in layer d, decided(d + 1) or a smaller counter, counts
+// What they write in layer d, a decided later layer or a smaller counter, counts
 // the same as what it replaces, so a state read twice counts once.
 State load(State& state) { return std::atomic_ref<State>(state).load(std::memory_order_relaxed); }
 
@@ -52,8 +52,8 @@ uint32_t counts_of_32(const State* states, int d) {
 }
 
 // A position's state after layer d, when `counted` of its successors count.
-State reread_state(State seen, int counted, int d) {
-    if (d % 2 == 0) return counted > 0 ? State::decided(d + 1) : seen;
+State reread_state(State seen, int counted, int d, int win_step) {
+    if (d % 2 == 0) return counted > 0 ? State::decided(d + win_step) : seen;
     // The counter pushing would have left after this layer.
     return counted == 0 ? State::decided(std::max(d + 1, seen.floor()))
                         : State::undecided(counted, seen.floor());
@@ -168,7 +168,7 @@ void Pull::reread(Rereads& rereads, int d, Layers& decided) {
         int counted = 0;
         for (uint32_t k = p.first; k < p.last; ++k)
             counted += counts(load(unit_.states[rereads.successors[k]]), d);
-        update(p.u, p.seen, reread_state(p.seen, counted, d), decided);
+        update(p.u, p.seen, reread_state(p.seen, counted, d, unit_.distances.win_step), decided);
     }
     rereads.positions.clear();
     rereads.successors.clear();
@@ -187,7 +187,7 @@ void Pull::reread_flying(const Undecided& p, const UnitSector& next, const Excha
     int counted = 0;
     for (size_t w = 0; w < successors.size(); ++w)
         counted += std::popcount(successors[w] & block.counting[w]);
-    update(p.u, p.seen, reread_state(p.seen, counted, d), decided);
+    update(p.u, p.seen, reread_state(p.seen, counted, d, unit_.distances.win_step), decided);
 }
 
 // Which slots of the block of opponent class `theirs` count in layer d:

@@ -211,8 +211,10 @@ void Push::apply_updates(uint32_t r, const UnitSector& target, int d, Layers& de
             const State seen = states[at];
             if (seen.is_decided()) continue;
             if (lost) {
-                states[at] = State::decided(d + 1);  // any undecided predecessor wins
-                append(decided, d + 1, base + at);
+                // Any undecided predecessor wins.
+                const int won = d + unit_.distances.win_step;
+                states[at] = State::decided(won);
+                append(decided, won, base + at);
                 continue;
             }
             if (seen == State::cannot_lose()) continue;

@@ -62,22 +62,27 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, uint32_t c, Batch& ba
                                  Turns&& turns) {
     const Group group = group_of(sector, c);
     uint64_t visited = 0;
-    sector.index->for_each_by_opponent(c, c + 1, [&](uint64_t i, Stones stones) {
-        const Bitboard mine = stones.mover;
-        const Bitboard empty = group.free & ~mine;
-        // With nothing to remove, a turn that closes a mill is as quiet as any.
-        const Bitboard closing =
-            group.removal_count ? turn_generation::closing_points(*variant_.board, mine, empty) : 0;
-        Summary summary;
-        RemovalReads reads;
-        turns(group, mine, empty, closing, summary, reads);
-        reads.read_into(summary);
-        const uint64_t u = sector.offset + i;
-        const Position p =
-            summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
-        batch.settled.push_back({static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
-        ++visited;
-    });
+    // Inlined into the walk: a call per position costs a few percent of a
+    // placement unit.
+    sector.index->for_each_by_opponent(
+        c, c + 1, [&](uint64_t i, Stones stones) __attribute__((always_inline)) {
+            const Bitboard mine = stones.mover;
+            const Bitboard empty = group.free & ~mine;
+            // With nothing to remove, a turn that closes a mill is as quiet as any.
+            const Bitboard closing =
+                group.removal_count ? turn_generation::closing_points(*variant_.board, mine, empty)
+                                    : 0;
+            Summary summary;
+            RemovalReads reads;
+            turns(group, mine, empty, closing, summary, reads);
+            reads.read_into(summary);
+            const uint64_t u = sector.offset + i;
+            const Position p =
+                summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
+            batch.settled.push_back(
+                {static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
+            ++visited;
+        });
     write_settled(batch);
     return visited;
 }
@@ -117,7 +122,7 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
             }
             settle_quiet(targets.quiet, quiet_class, mine, empty & ~closing, summary);
             summary.turns += std::popcount(loud) * group.removal_count;
-            if (loud && !reads.table) summary.add_their_loss_for_want_of_stones();
+            if (loud && !reads.table) summary.add(unit_.distances.lost_child);
         });
 }
 
@@ -136,7 +141,7 @@ uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Ba
                                 [&](int from, int to, int) {
                                     summary.turns += group.removal_count;
                                     if (!(reads.table = removal.get(solved_))) {
-                                        summary.add_their_loss_for_want_of_stones();
+                                        summary.add(unit_.distances.lost_child);
                                         return;
                                     }
                                     const Bitboard after = (mine & ~(1u << from)) | 1u << to;

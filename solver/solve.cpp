@@ -36,7 +36,8 @@ namespace {
 // Turns a solved unit's states into stored entries in place and returns each
 // sector's.
 std::vector<std::span<const Entry>> entries_of(Unit& unit) {
-    for (State& s : unit.states) s = std::bit_cast<State>(s.entry());
+    const int last_layer = unit.distances.last_layer;
+    for (State& s : unit.states) s = std::bit_cast<State>(s.entry(last_layer));
     const auto* entries = reinterpret_cast<const Entry*>(unit.states.data());
     std::vector<std::span<const Entry>> spans;
     for (const UnitSector& s : unit.sectors)
@@ -118,7 +119,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         if (options.on_sector) options.on_sector(r);
     };
     PagePool pool;  // outlives the arrays it hands out
-    SolvedSectors solved(v, options.directory, pool);
+    SolvedSectors solved(v, options.directory, pool,
+                         v.rules.has_n_move() ? ChildView::reset : ChildView::stored);
     for (const auto& unit : graph.units) {
         if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
                 return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
@@ -149,7 +151,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
             for (size_t s = 0; s < unit.size(); ++s) {
                 const auto path = options.directory / sector_file_name(v.name, unit[s]);
                 const SectorFileInfo written =
-                    write_sector_file(path, v.name, rule_hash(v), unit[s], entries[s]);
+                    write_sector_file(path, v.name, rule_hash(v), unit[s], entries[s],
+                                      kDefaultBlockEntries, entry_code(v));
                 SectorReport r{.key = unit[s],
                                .positions = entries[s].size(),
                                .wins = written.wins,

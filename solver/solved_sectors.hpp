@@ -19,13 +19,22 @@
 
 namespace morris {
 
+// How children's entries are held.
+enum class ChildView : uint8_t {
+    stored,  // as their files hold them
+    // As a resetting turn into them sees them under the N-move rule (see
+    // Distances in unit.hpp): a loss 3, a win 2, a draw 0, whatever the plies.
+    reset,
+};
+
 // Solved sectors held in memory, for looking up successors' values. A unit
 // has a handful of them: a flat list searched linearly beats a map here.
 class SolvedSectors {
   public:
     // Their arrays' memory comes from `pool` and goes back to it.
-    SolvedSectors(const Variant& v, std::filesystem::path directory, PagePool& pool)
-        : variant_(v), directory_(std::move(directory)), pool_(&pool) {}
+    SolvedSectors(const Variant& v, std::filesystem::path directory, PagePool& pool,
+                  ChildView view = ChildView::stored)
+        : variant_(v), directory_(std::move(directory)), pool_(&pool), view_(view) {}
 
     void load(const SectorKey& key) {
         if (find(key)) return;
@@ -37,11 +46,13 @@ class SolvedSectors {
             throw DatabaseError(to_string(key) + ": entry count does not match the index");
         HugeArray<Entry> entries(index.size(), kUninitialized, pool_);
         read_whole_sector(*file, entries);  // every entry, in parallel
+        view(entries);
         tables_.push_back({key, &index, std::move(entries)});
     }
     // A sector just solved, kept rather than read back from its file.
     void adopt(const SectorKey& key, HugeArray<Entry> entries) {
         if (find(key)) return;
+        view(entries);
         tables_.push_back(
             {key, &sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board),
              std::move(entries)});
@@ -68,13 +79,22 @@ class SolvedSectors {
         return *t;
     }
 
+    // The stored outcome of a position (ChildView::stored).
     Outcome lookup(const Position& p) const {
         if (p.total(p.side) < kFewestStones) return {Value::loss, 0};
         const Table& t = table_of(p);
-        return decode(t.entries[t.index->index(stones_of(p))]);
+        return decode(t.entries[t.index->index(stones_of(p))], entry_code(variant_));
     }
 
   private:
+    void view(HugeArray<Entry>& entries) const {
+        if (view_ == ChildView::stored) return;
+        constexpr Entry kLost = 3, kWon = 2;  // odd for a loss in both codes
+#pragma omp parallel for schedule(static) if (entries.size() > (1 << 16))
+        for (size_t i = 0; i < entries.size(); ++i)
+            entries[i] = entries[i] == kDrawEntry ? kDrawEntry : entries[i] % 2 ? kLost : kWon;
+    }
+
     const Table* find(const SectorKey& key) const {
         for (const Table& t : tables_)
             if (t.key == key) return &t;
@@ -84,6 +104,7 @@ class SolvedSectors {
     const Variant& variant_;
     std::filesystem::path directory_;
     PagePool* pool_;
+    ChildView view_;
     std::vector<Table> tables_;
 };
 

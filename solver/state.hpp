@@ -13,10 +13,8 @@
 //   decided:    bits 0-14 plies
 //   undecided:  bits 6-14 floor, bits 0-5 counter (both all ones: cannot lose)
 //
-// A rule with a second metric (the N-move rule's plies to the next resetting
-// turn, docs/rules.md §8) changes what the solver's layers mean, not this
-// layout: its distance is still a number of plies, its counter still counts
-// turns inside the unit.
+// The N-move rule (docs/rules.md §8) changes what the distance means (a
+// layer, Distances in unit.hpp), not this layout.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +31,7 @@ class State {
     // points, or one per edge of the board; both well below this.
     static constexpr int kMaxCounter = (1 << kCounterBits) - 2;
     static constexpr int kMaxFloor = 0x7fff >> kCounterBits;
+    static constexpr int kMostPlies = 0x7fff;
 
     State() = default;
     static constexpr State decided(int plies) {
@@ -50,10 +49,12 @@ class State {
     constexpr int floor() const { return word_ >> kCounterBits; }
     // An undecided state with its counter `weight` lower (not to zero).
     constexpr State less(int weight) const { return State(static_cast<uint16_t>(word_ - weight)); }
-    // What a file stores once the unit is solved: undecided is a draw.
-    constexpr Entry entry() const {
-        return is_decided() ? encode({plies() % 2 ? Value::win : Value::loss, plies()})
-                            : kDrawEntry;
+    // What a file stores once the unit is solved: plies + 1 (layer + 1
+    // under the N-move rule, see Distances in unit.hpp); undecided, or
+    // decided past `last_layer`, is a draw.
+    constexpr Entry entry(int last_layer = kMostPlies) const {
+        return is_decided() && plies() <= last_layer ? static_cast<Entry>(plies() + 1)
+                                                     : kDrawEntry;
     }
     // The raw word, for code that compares many states at once.
     constexpr uint16_t word() const { return word_; }

@@ -11,8 +11,24 @@ bool only_places(const Variant& v, const std::vector<SectorKey>& unit) {
                         [&](const SectorKey& k) { return mover_may_move(v, k); });
 }
 
+Distances Distances::of(const Rules& rules) {
+    const Entry lost_for_want_of_stones = encode({Value::loss, 0});  // our win in 1 ply
+    if (!rules.has_n_move())
+        return {.win_step = 1,
+                .resets = false,
+                .lost_child = lost_for_want_of_stones,
+                .fastest_win = 1,
+                .last_layer = State::kMostPlies};
+    constexpr int kWinInOne = 2 * 1 + 1;
+    return {.win_step = 3,  // 2 * (plies + 1) + 1 from 2 * plies
+            .resets = true,
+            .lost_child = static_cast<Entry>(kWinInOne),  // an odd entry that gives layer 3
+            .fastest_win = kWinInOne,
+            .last_layer = 2 * rules.n_move + 1};
+}
+
 Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
-    : variant(v), classes(symmetry_classes(*v.board)) {
+    : variant(v), distances(Distances::of(v.rules)), classes(symmetry_classes(*v.board)) {
     for (const SectorKey& k : keys) {
         const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
         sectors.push_back({k, &index, side_to_move(v, k), size});

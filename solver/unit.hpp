@@ -56,11 +56,36 @@ inline void merge(Layers& into, Layers& from) {
 // and one pass settles all, without layers or push.
 bool only_places(const Variant& variant, const std::vector<SectorKey>& unit);
 
+// How layers' distances grow. Without the N-move rule a layer is a distance
+// in plies, odd for wins. Under it (docs/rules.md §8) plies count to the
+// next resetting turn, and a win and a loss may have the same plies: layer
+// L = 2 * plies + (1 for a win) keeps wins in odd layers, so that the state
+// word, push and pull work unchanged, and a file's entry is L + 1 either way
+// (EntryCode::parity, EntryCode::explicit_value). Only these differ.
+struct Distances {
+    // A loss in layer L makes its undecided predecessors wins in L + win_step.
+    int win_step;
+    // Every turn into a solved sector resets the counter, so under the rule
+    // the first pass sees each child as lost (our win in 1 ply: layer 3) or
+    // won (our loss in 1: layer 2), its plies beyond the turn not counting:
+    // SolvedSectors holds children so (ChildView::reset).
+    bool resets;
+    // The entry of a successor lost for want of stones, as children are held.
+    Entry lost_child;
+    // The first layer a win can have: the first pass decides it at once.
+    int fastest_win;
+    // Positions in later layers are draws: the rule's N plies.
+    int last_layer;
+
+    static Distances of(const Rules& rules);
+};
+
 struct Unit {
     // The unit's states take their memory from `pool`, at once.
     Unit(const Variant& variant, const std::vector<SectorKey>& keys, PagePool& pool);
 
     const Variant& variant;
+    const Distances distances;
     const SymmetryClasses& classes;  // looked up once: the lookup takes a lock
     std::vector<UnitSector> sectors;
     uint64_t size = 0;

@@ -1,10 +1,13 @@
 // Verify: every stored value of a sector re-derived from its successors'
 // stored values by the generic turn generator (game/turns.hpp), which shares
-// nothing with the solver's fast paths but the rules.
+// nothing with the solver's fast paths but the rules; under the N-move rule
+// each successor is read at the counter its turn leaves (after_turn), which
+// shares nothing with the solver's layers.
 #include "solver/verify.hpp"
 
 #include <atomic>
 
+#include "db/ranked_turns.hpp"
 #include "game/turns.hpp"
 #include "solver/progress.hpp"
 #include "solver/sector_graph.hpp"
@@ -36,6 +39,7 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
         const SectorIndex& index =
             sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
         const Colour side = side_to_move(v, key);
+        const EntryCode code = entry_code(v);
         Progress bar(v.name + " verify " + to_string(key), index.size(), progress);
         std::atomic<uint64_t> bad{0};
         const int chunks =
@@ -57,22 +61,23 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
                             status(v, p) == Status::loss ? Outcome{Value::loss, 0} : Outcome{};
                     } else {
                         int best_win = -1, longest_loss = -1;
-                        bool all_wins = true;
+                        bool all_losses = true;
                         for (const Turn& t : turns) {
-                            Outcome o = solved.lookup(apply_turn(v, p, t));
-                            if (o.value == Value::loss && (best_win < 0 || o.plies + 1 < best_win))
-                                best_win = o.plies + 1;
-                            if (o.value != Value::win)
-                                all_wins = false;
+                            const Outcome o = for_the_mover(
+                                after_turn(v.rules, t, solved.lookup(apply_turn(v, p, t)), 0));
+                            if (o.value == Value::win && (best_win < 0 || o.plies < best_win))
+                                best_win = o.plies;
+                            if (o.value != Value::loss)
+                                all_losses = false;
                             else
-                                longest_loss = std::max(longest_loss, o.plies + 1);
+                                longest_loss = std::max(longest_loss, o.plies);
                         }
                         if (best_win > 0)
                             expected = {Value::win, best_win};
-                        else if (all_wins)
+                        else if (all_losses)
                             expected = {Value::loss, longest_loss};
                     }
-                    if (decode(stored[i]) != expected) bad.fetch_add(1, std::memory_order_relaxed);
+                    if (decode(stored[i], code) != expected) bad.fetch_add(1, std::memory_order_relaxed);
                     ++visited;
                 });
                 bar.advance(visited);
