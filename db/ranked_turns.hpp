@@ -8,6 +8,7 @@
 
 #include "db/database.hpp"
 #include "game/position.hpp"
+#include "game/turns.hpp"
 
 namespace morris {
 
@@ -38,16 +39,6 @@ RankedTurns rank_turns(const Database& database, const Position& position, int c
 // counter leaves, n_move - counter; otherwise it is a draw. Without the rule,
 // the outcome itself.
 Outcome at_counter(const Rules& rules, const Outcome& stored, int counter);
-
-// Whether a turn resets the N-move counter: it places or removes a stone.
-inline bool resets_counter(const Turn& turn) {
-    return turn.is_placement() || turn.removals() > 0;
-}
-
-// The counter a turn leaves, from `counter` before it.
-inline int counter_after(const Turn& turn, int counter) {
-    return resets_counter(turn) ? 0 : counter + 1;
-}
 
 // The outcome of the position a turn leads to, for its side to move, given
 // its stored outcome: at the counter the turn leaves, and under the N-move

@@ -122,16 +122,34 @@ Turn parse_turn(const Variant& v, std::string_view text) {
     return t;
 }
 
-Position parse_position_or_turns(const Variant& v, std::string_view text) {
+CountedPosition parse_counted_position(const Variant& v, std::string_view text) {
     auto words = split_words(text);
-    if (!words.empty() && looks_like_board(words[0])) return parse_position(v, text);
-    Position p = start_position(v);
+    const int n = v.rules.n_move;
+    if (!words.empty() && looks_like_board(words[0])) {
+        constexpr size_t kFieldsWithCounter = 5;
+        if (words.size() != kFieldsWithCounter) return {parse_position(v, text), 0};
+        const std::string_view word = words.back();
+        int counter = -1;
+        const auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), counter);
+        if (error != std::errc() || end != word.data() + word.size() || counter < 0)
+            throw NotationError("counter '" + std::string(word) +
+                                "' is not a number of plies since the last placement or removal");
+        if (!v.rules.has_n_move())
+            throw NotationError("a counter is given but the rules have no n_move "
+                                "(add --rule n_move=N)");
+        if (counter >= n)
+            throw NotationError("counter " + std::to_string(counter) + " is not below n_move=" +
+                                std::to_string(n) + ": the rule has drawn the game");
+        const std::string position(text.substr(0, static_cast<size_t>(word.data() - text.data())));
+        return {parse_position(v, position), counter};
+    }
+    CountedPosition at{start_position(v), 0};
     std::vector<Turn> legal;
     int ply = 0;
     for (auto word : words) {
         ++ply;
         Turn wanted = parse_turn(v, word);
-        generate_turns(v, p, legal);
+        generate_turns(v, at.position, legal);
         auto same = [&](const Turn& t) {
             if (t.from != wanted.from || t.to != wanted.to) return false;
             auto sorted = [](int8_t a, int8_t b) {
@@ -143,11 +161,24 @@ Position parse_position_or_turns(const Variant& v, std::string_view text) {
         auto it = std::find_if(legal.begin(), legal.end(), same);
         if (it == legal.end())
             throw NotationError("illegal turn '" + std::string(word) + "' at ply " +
-                                std::to_string(ply) + " in position " + to_string(v, p) +
+                                std::to_string(ply) + " in position " + to_string(v, at.position) +
                                 (legal.empty() ? " (the game is over)" : ""));
-        p = apply_turn(v, p, *it);
+        if (v.rules.has_n_move() && at.counter >= n)
+            throw NotationError("turn '" + std::string(word) + "' at ply " + std::to_string(ply) +
+                                " comes after the game was drawn by n_move=" + std::to_string(n));
+        at.position = apply_turn(v, at.position, *it);
+        at.counter = counter_after(*it, at.counter);
+        if (v.rules.has_n_move() && at.counter >= n && status(v, at.position) == Status::loss)
+            at.counter = n - 1;  // the loss ends the game first: no turn follows
     }
-    return p;
+    if (v.rules.has_n_move() && at.counter >= n)
+        throw NotationError("the turns end in a game drawn by n_move=" + std::to_string(n) +
+                            " (" + std::to_string(n) + " plies without a placement or removal)");
+    return at;
+}
+
+Position parse_position_or_turns(const Variant& v, std::string_view text) {
+    return parse_counted_position(v, text).position;
 }
 
 }  // namespace morris

@@ -28,8 +28,20 @@ Position parse_position(const Variant& variant, std::string_view text);
 // Parses a turn's syntax only ("d2", "a1-a4xg7"); legality is the rules' job.
 Turn parse_turn(const Variant& variant, std::string_view text);
 
-// Parses a position, or a list of turns from the start (each checked for
-// legality, so this needs the rules of game/turns.hpp).
+// A position with the N-move counter: plies since the last placement or
+// removal (docs/rules.md §8); always 0 without the rule.
+struct CountedPosition {
+    Position position;
+    int counter = 0;
+};
+
+// Parses a position, with the counter as an optional fifth field (only under
+// the N-move rule, and below its N), or a list of turns from the start (each
+// checked for legality, so this needs the rules of game/turns.hpp), whose
+// counter is what its turns leave; a list that the rule ends in a draw is an
+// error.
+CountedPosition parse_counted_position(const Variant& variant, std::string_view text);
+// The same without the counter.
 Position parse_position_or_turns(const Variant& variant, std::string_view text);
 
 // The words of `text`, split at white space.

@@ -53,6 +53,17 @@ void for_each_quiet_move(const Variant& variant, const Position& position, Visit
 
 Status status(const Variant& variant, const Position& position);
 
+// Whether a turn resets the N-move counter (docs/rules.md §8): it places or
+// removes a stone. Every other turn leaves every count as it was.
+inline bool resets_counter(const Turn& turn) {
+    return turn.is_placement() || turn.removals() > 0;
+}
+
+// The N-move counter a turn leaves, from `counter` before it.
+inline int counter_after(const Turn& turn, int counter) {
+    return resets_counter(turn) ? 0 : counter + 1;
+}
+
 // The position after a turn; the turn must be legal. Built whole from
 // locals: stores into p.stones[side] followed by a load of the whole
 // position stall store forwarding, and this is in the solver's hottest loop.
