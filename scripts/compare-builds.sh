@@ -8,10 +8,17 @@
 #
 #   scripts/compare-builds.sh OLD_MORRIS NEW_MORRIS DB UNIT...
 #   scripts/compare-builds.sh /tmp/old/bin/morris build/bin/morris db-nine 4-7 6-6 6-6-2-2
+#
+# NEW_DB and NEW_FLAGS give the new side a database and solve flags of its
+# own (both default to the old side's: DB and SOLVE_FLAGS), to compare one
+# build under two rule sets, e.g. the N-move rule against the plain game:
+#   NEW_DB=db-nine-n100 NEW_FLAGS="--rule n_move=100" \
+#       scripts/compare-builds.sh build/bin/morris build/bin/morris db-nine 6-6 5-5-1-1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/compare-builds.sh OLD_MORRIS NEW_MORRIS DB UNIT..."
 old=$(realpath "${1:?$usage}"); new=$(realpath "${2:?$usage}"); db=${3:?$usage}
+new_db=${NEW_DB:-$db} new_flags=${NEW_FLAGS-${SOLVE_FLAGS:-}}
 shift 3
 [[ $# -gt 0 ]] || { echo "$usage" >&2; exit 1; }
 out=$(mktemp -d)
@@ -23,7 +30,7 @@ different=0
 for unit in "$@"; do
     MORRIS=$old scripts/bench-units.sh "$db" 1 "$unit" >"$out/old" 2>&1 &
     old_run=$!
-    MORRIS=$new scripts/bench-units.sh "$db" 1 "$unit" >"$out/new" 2>&1 &
+    MORRIS=$new SOLVE_FLAGS=$new_flags scripts/bench-units.sh "$new_db" 1 "$unit" >"$out/new" 2>&1 &
     new_run=$!
     failed=0
     wait $old_run || failed=1
