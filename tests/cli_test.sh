@@ -97,6 +97,26 @@ expect_error turns --variant nine "d2xg7"
 expect_error turns --variant nine "h8"
 expect_error turns --variant nine "a1-a4-a7"
 
+# The N-move rule: the option, and the counter as a fifth field.
+expect_error perft --variant nine --rule n_move=0 --depth 1
+expect_error perft --variant nine --rule n_move=x --depth 1
+expect_error perft --variant nine --rule n_move=-5 --depth 1
+expect_lines 24 turns --variant nine --rule n_move=50 "$start 49"
+expect_error turns --variant nine --rule n_move=50 "$start 50"
+expect_error turns --variant nine --rule n_move=50 "$start -1"
+expect_error turns --variant nine --rule n_move=50 "$start x"
+expect_error turns --variant nine "$start 3"
+"$morris" solve --variant five --rule n_move=9 --db "$work/five-n9" --no-progress >/dev/null
+expect_lines 1 query --variant five --rule n_move=9 --db "$work/five-n9" --json "................ w 5 5"
+if ! "$morris" query --variant five --rule n_move=9 --db "$work/five-n9" --json \
+    "................ w 5 5" | grep -q '"counter": 0'; then
+    fail "query --json under n_move has no counter"
+fi
+expect_error query --variant five --db "$work/five-n9" "................ w 5 5"
+expect_error query --variant five --rule n_move=10 --db "$work/five-n9" "................ w 5 5"
+expect_error query --variant five --rule n_move=9 --db "$work/five-n9" --plain-db "$work/none" \
+    "................ w 5 5"
+
 if [[ $failures -ne 0 ]]; then
     echo "cli_test: $failures failure(s)" >&2
     exit 1

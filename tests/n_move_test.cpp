@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -280,6 +283,30 @@ TEST(NMove, FilesUnderTheRuleHoldOutcomesExplicitlyAndRefuseOtherN) {
     const Variant without = find_variant("five");
     EXPECT_THROW(SectorFile::open(path, without.name, rule_hash(without), key(3, 3)),
                  DatabaseError);
+}
+
+TEST(NMove, FilesAreTheSameForOneAndTwoThreads) {
+    const Variant v = make_variant("five", {"n_move=9"});
+    TempDir one("n-move-one"), two("n-move-two");
+    SolveOptions options;
+    options.progress = false;
+    options.directory = one.path();
+    options.threads = 1;
+    solve(v, options);
+    options.directory = two.path();
+    options.threads = 2;
+    solve(v, options);
+    int compared = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(one.path())) {
+        const auto other = two.path() / entry.path().filename();
+        ASSERT_TRUE(std::filesystem::exists(other)) << other;
+        std::ifstream a(entry.path(), std::ios::binary), b(other, std::ios::binary);
+        const std::string bytes_a{std::istreambuf_iterator<char>(a), {}};
+        const std::string bytes_b{std::istreambuf_iterator<char>(b), {}};
+        EXPECT_EQ(bytes_a, bytes_b) << entry.path().filename();
+        ++compared;
+    }
+    EXPECT_GT(compared, 50);
 }
 
 TEST(NMove, ExplicitEntriesRoundTripEveryOutcome) {
