@@ -37,7 +37,8 @@ Outcome at_counter(const Rules& rules, const Outcome& stored, int counter) {
 
 Outcome after_turn(const Rules& rules, const Turn& turn, const Outcome& stored, int counter) {
     if (!rules.has_n_move()) return stored;
-    if (resets_counter(turn)) return stored.value == Value::draw ? stored : Outcome{stored.value, 0};
+    if (resets_counter(turn))
+        return stored.value == Value::draw ? stored : Outcome{stored.value, 0};
     return at_counter(rules, stored, counter + 1);
 }
 

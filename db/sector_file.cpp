@@ -91,8 +91,7 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
     info.losses = get<uint64_t>(header, kAtLosses);
     info.longest_win = get<int32_t>(header, kAtLongestWin);
     info.longest_loss = get<int32_t>(header, kAtLongestLoss);
-    info.code =
-        encoding == kEncodingBytePlanes16 ? EntryCode::parity : EntryCode::explicit_value;
+    info.code = encoding == kEncodingBytePlanes16 ? EntryCode::parity : EntryCode::explicit_value;
     info.file_bytes = file_bytes;
     if (info.block_entries == 0 || info.entries > kMaxEntries ||
         info.blocks != (info.entries + info.block_entries - 1) / info.block_entries)

@@ -135,8 +135,9 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
             throw NotationError("counter '" + std::string(word) +
                                 "' is not a number of plies since the last placement or removal");
         if (!v.rules.has_n_move())
-            throw NotationError("a counter is given but the rules have no n_move "
-                                "(add --rule n_move=N)");
+            throw NotationError(
+                "a counter is given but the rules have no n_move "
+                "(add --rule n_move=N)");
         if (counter >= n)
             throw NotationError("counter " + std::to_string(counter) + " is not below n_move=" +
                                 std::to_string(n) + ": the rule has drawn the game");
@@ -172,8 +173,8 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
             at.counter = n - 1;  // the loss ends the game first: no turn follows
     }
     if (v.rules.has_n_move() && at.counter >= n)
-        throw NotationError("the turns end in a game drawn by n_move=" + std::to_string(n) +
-                            " (" + std::to_string(n) + " plies without a placement or removal)");
+        throw NotationError("the turns end in a game drawn by n_move=" + std::to_string(n) + " (" +
+                            std::to_string(n) + " plies without a placement or removal)");
     return at;
 }
 

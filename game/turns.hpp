@@ -55,9 +55,7 @@ Status status(const Variant& variant, const Position& position);
 
 // Whether a turn resets the N-move counter (docs/rules.md §8): it places or
 // removes a stone. Every other turn leaves every count as it was.
-inline bool resets_counter(const Turn& turn) {
-    return turn.is_placement() || turn.removals() > 0;
-}
+inline bool resets_counter(const Turn& turn) { return turn.is_placement() || turn.removals() > 0; }
 
 // The N-move counter a turn leaves, from `counter` before it.
 inline int counter_after(const Turn& turn, int counter) {

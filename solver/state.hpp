@@ -53,8 +53,7 @@ class State {
     // under the N-move rule, see Distances in unit.hpp); undecided, or
     // decided past `last_layer`, is a draw.
     constexpr Entry entry(int last_layer = kMostPlies) const {
-        return is_decided() && plies() <= last_layer ? static_cast<Entry>(plies() + 1)
-                                                     : kDrawEntry;
+        return is_decided() && plies() <= last_layer ? static_cast<Entry>(plies() + 1) : kDrawEntry;
     }
     // The raw word, for code that compares many states at once.
     constexpr uint16_t word() const { return word_; }

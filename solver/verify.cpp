@@ -77,7 +77,8 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
                         else if (all_losses)
                             expected = {Value::loss, longest_loss};
                     }
-                    if (decode(stored[i], code) != expected) bad.fetch_add(1, std::memory_order_relaxed);
+                    if (decode(stored[i], code) != expected)
+                        bad.fetch_add(1, std::memory_order_relaxed);
                     ++visited;
                 });
                 bar.advance(visited);

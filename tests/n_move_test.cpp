@@ -13,10 +13,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
