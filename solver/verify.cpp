@@ -5,6 +5,7 @@
 // shares nothing with the solver's layers.
 #include "solver/verify.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 #include "db/ranked_turns.hpp"
@@ -23,15 +24,28 @@ constexpr uint64_t kParallelWork = 1 << 14;
 
 }  // namespace
 
-uint64_t verify(const Variant& v, const std::filesystem::path& directory,
-                const std::vector<SectorKey>& sectors, bool progress) {
+VerifyReport verify(const Variant& v, const std::filesystem::path& directory,
+                    const std::vector<SectorKey>& sectors, bool progress) {
     const SectorGraph graph = sector_graph(v);
     const std::vector<SectorKey> keys = sectors.empty() ? graph.sectors : sectors;
-    uint64_t inconsistent = 0;
+    auto present = [&](const SectorKey& k) {
+        return std::filesystem::exists(directory / sector_file_name(v.name, k));
+    };
+    VerifyReport report;
     PagePool pool;
     for (const SectorKey& key : keys) {
         if (!graph.contains(key))
             throw std::runtime_error("sector " + to_string(key) + " is not a sector of " + v.name);
+        if (!present(key)) {
+            report.missing.push_back(key);
+            continue;
+        }
+        const auto& successors = graph.successors.at(key);
+        const auto absent = std::find_if_not(successors.begin(), successors.end(), present);
+        if (absent != successors.end()) {
+            report.without_successor.emplace_back(key, *absent);
+            continue;
+        }
         SolvedSectors solved(v, directory, pool);
         solved.load(key);
         for (const SectorKey& s : graph.successors.at(key)) solved.load(s);
@@ -84,9 +98,10 @@ uint64_t verify(const Variant& v, const std::filesystem::path& directory,
                 bar.advance(visited);
             }
         }
-        inconsistent += bad.load();
+        report.inconsistent += bad.load();
+        report.verified.push_back(key);
     }
-    return inconsistent;
+    return report;
 }
 
 }  // namespace morris

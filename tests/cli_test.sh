@@ -97,6 +97,15 @@ expect_error turns --variant nine "d2xg7"
 expect_error turns --variant nine "h8"
 expect_error turns --variant nine "a1-a4-a7"
 
+# A partial database is verified as far as it goes, naming what is missing.
+"$morris" solve --variant five --db "$work/five-part" --sectors 3-3-0-0 --no-progress >/dev/null
+"$morris" verify --variant five --db "$work/five-part" >"$work/verify" 2>/dev/null ||
+    fail "verify of a partial database failed: $(cat "$work/verify")"
+grep -q "^0 inconsistent entries in 1 sectors verified" "$work/verify" ||
+    fail "verify of a partial database: $(tail -1 "$work/verify")"
+grep -q "sectors are not in" "$work/verify" || fail "verify does not name the missing sectors"
+expect_error verify --variant five --db "$work/none"
+
 # The N-move rule: the option, and the counter as a fifth field.
 expect_error perft --variant nine --rule n_move=0 --depth 1
 expect_error perft --variant nine --rule n_move=x --depth 1

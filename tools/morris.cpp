@@ -154,9 +154,30 @@ int run_solve(const VariantOptions& options, SolveOptions solve_options, const s
 int run_verify(const VariantOptions& options, const std::string& directory,
                const std::string& sectors) {
     Variant v = options.resolve();
-    uint64_t bad = verify(v, directory, parse_sector_list(sectors), true);
-    fmt::print("{} inconsistent entries\n", bad);
-    return bad == 0 ? 0 : 1;
+    if (!std::filesystem::is_directory(directory))
+        throw std::runtime_error(directory + ": no such database directory");
+    const VerifyReport report = verify(v, directory, parse_sector_list(sectors), true);
+    // A few names, then how many more: a fresh directory lacks hundreds.
+    auto list = [](const std::vector<SectorKey>& keys) {
+        constexpr size_t kNamed = 8;
+        std::string text;
+        for (size_t i = 0; i < std::min(keys.size(), kNamed); ++i)
+            text += (text.empty() ? "" : " ") + to_string(keys[i]);
+        if (keys.size() > kNamed) text += fmt::format(" and {} more", keys.size() - kNamed);
+        return text;
+    };
+    if (!report.missing.empty())
+        fmt::print("{} sectors are not in {}: {}\n", report.missing.size(), directory,
+                   list(report.missing));
+    for (const auto& [key, successor] : report.without_successor)
+        fmt::print("{} not verified: its successor {} is not in {}\n", to_string(key),
+                   to_string(successor), directory);
+    if (report.verified.empty())
+        throw std::runtime_error("no sector of " + v.name + " in " + directory +
+                                 " could be verified");
+    fmt::print("{} inconsistent entries in {} sectors verified\n", report.inconsistent,
+               report.verified.size());
+    return report.inconsistent == 0 ? 0 : 1;
 }
 
 std::string plies_json(const Outcome& o) {
