@@ -33,7 +33,7 @@ done
 common=(--variant "$variant" --db "$dir" "${rules[@]}")
 
 "$morris" solve "${common[@]}" "${limit[@]}" | tee -a "$dir/solve.log"
-"$morris" info "${common[@]}" | tail -2 | tee -a "$dir/solve.log"
+"$morris" info "${common[@]}" | tail -3 | tee -a "$dir/solve.log"
 "$morris" query "${common[@]}" --moves "" | tee -a "$dir/solve.log"
 # Last, as it is long: the independent alpha-beta proof of the start's value.
 "$morris" prove "${common[@]}" "${limit[@]}" | tee -a "$dir/solve.log"

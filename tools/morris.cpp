@@ -427,9 +427,10 @@ int run_info(const VariantOptions& options, const std::string& directory,
         plain = without_n_move(v);
     }
     SectorGraph graph = sector_graph(v);
-    InfoTotals totals;
+    // By phase: sectors with stones in hand (placement) and without (moving).
+    InfoTotals totals, placement, moving;
     std::vector<std::string> rows;
-    size_t missing = 0;
+    size_t missing = 0, missing_plain = 0;
     for (const SectorKey& key : graph.sectors) {
         auto path = std::filesystem::path(directory) / sector_file_name(v.name, key);
         if (!std::filesystem::exists(path)) {
@@ -440,27 +441,38 @@ int run_info(const VariantOptions& options, const std::string& directory,
         InfoTotals sector;
         sector.add(file->info());
         if (plain) {
-            const auto plain_file = SectorFile::open(
-                std::filesystem::path(plain_directory) / sector_file_name(v.name, key), v.name,
-                rule_hash(*plain), key);
-            count_cursed(*file, *plain_file, sector);
+            const auto plain_path =
+                std::filesystem::path(plain_directory) / sector_file_name(v.name, key);
+            if (std::filesystem::exists(plain_path))
+                count_cursed(*file, *SectorFile::open(plain_path, v.name, rule_hash(*plain), key),
+                             sector);
+            else
+                ++missing_plain;
         }
         rows.push_back(info_row(to_string(key), sector, json));
         totals.add(sector);
+        (key.mover_in_hand + key.opponent_in_hand > 0 ? placement : moving).add(sector);
     }
     if (json) {
         std::string list;
         for (const auto& row : rows) list += (list.empty() ? "" : ", ") + row;
         fmt::print(
-            "{{\"variant\": {}, \"sectors\": [{}], \"missing_sectors\": {}, \"total\": {}}}\n",
-            json_string(v.name), list, missing, info_row("total", totals, true));
+            "{{\"variant\": {}, \"sectors\": [{}], \"missing_sectors\": {}, \"placement\": {}, "
+            "\"moving\": {}, \"total\": {}}}\n",
+            json_string(v.name), list, missing, info_row("placement", placement, true),
+            info_row("moving", moving, true), info_row("total", totals, true));
         return 0;
     }
     fmt::print("{:<11} {:>12} {:>12} {:>12} {:>12} {:>6} {:>6} {:>12} {:>8}{}\n", "sector",
                "positions", "wins", "draws", "losses", "win", "loss", "bytes", "bits/pos",
                plain ? fmt::format(" {:>12} {:>12}", "cursed wins", "blessed loss") : "");
     for (const auto& row : rows) fmt::print("{}\n", row);
+    fmt::print("{}\n{}\n", info_row("placement", placement, false),
+               info_row("moving", moving, false));
     fmt::print("{}\n", info_row("total", totals, false));
+    if (missing_plain)
+        fmt::print("{} of its sectors are not in {}: not counted as cursed or blessed\n",
+                   missing_plain, plain_directory);
     if (missing)
         fmt::print("{} of the variant's {} sectors are not in {}\n", missing, graph.sectors.size(),
                    directory);
