@@ -34,8 +34,9 @@ class Push {
     void release();
 
     // The most bytes push's buffers take for a unit of `positions`
-    // positions: unit_memory adds this to its estimate.
-    static uint64_t memory_need(uint64_t positions, const SolveOptions& options);
+    // positions (`resets`: under the N-move rule): unit_memory adds this to
+    // its estimate.
+    static uint64_t memory_need(uint64_t positions, const SolveOptions& options, bool resets);
 
   private:
     // A decided position being pushed, seen under the symmetry that takes its

@@ -78,7 +78,7 @@ uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vect
     for (const SectorKey& c : unit_children(graph, unit)) bytes += sizeof(Entry) * size(c);
     if (!only_places(v, unit)) {
         bytes += sizeof(UnitPosition) * positions;  // each enters one layer at most
-        bytes += Push::memory_need(positions, options);
+        bytes += Push::memory_need(positions, options, v.rules.has_n_move());
     }
     return bytes;
 }
