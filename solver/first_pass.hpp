@@ -47,14 +47,15 @@ class FirstPass {
 
   private:
     // What one position's turns into solved sectors say, folded as they come
-    // from their stored entries. Whether a successor is a win, a loss or a
-    // draw is data, not a pattern the branch predictor can learn: the fold is
-    // branch-free, and reads its entries as what they are, 0 for a draw and
-    // plies + 1 otherwise, odd for the mover's loss.
+    // from their entries as SolvedSectors holds them. Whether a successor is
+    // a win, a loss or a draw is data, not a pattern the branch predictor can
+    // learn: the fold is branch-free, and reads its entries as what they
+    // are, 0 for a draw and otherwise our distance (the layer of our win or
+    // loss, see Distances in unit.hpp), odd for the successor's loss.
     struct Summary {
         int turns = 0, internal = 0;
-        Entry least_loss = kNoLoss;  // the shortest successor lost: plies of our win
-        Entry longest_win = 0;       // the longest successor won: plies of our loss
+        Entry least_loss = kNoLoss;  // the shortest successor lost: our win's layer
+        Entry longest_win = 0;       // the longest successor won: our loss's layer
         bool draw = false;           // some successor is a draw
 
         // Above every entry the solver writes: its distances fit in 15 bits.
