@@ -243,8 +243,8 @@ inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& 
     if (s.internal > 0 && !unit_.has_internal_turns.load(std::memory_order_relaxed))
         unit_.has_internal_turns.store(true, std::memory_order_relaxed);
     batch.internal_turns += s.internal;
-    ++batch.undecided;                                  // unless it is decided below
-    if (s.best_win() == unit_.distances.fastest_win) {  // no win is shorter: settled now
+    ++batch.undecided;                                    // unless it is decided below
+    if (s.best_win() == unit_.distances.fastest_win()) {  // no win is shorter: settled now
         append(batch.decided, s.best_win(), u);
         --batch.undecided;
         return State::decided(s.best_win());

@@ -21,7 +21,9 @@ namespace morris {
 // What the positions of a group share.
 struct FirstPass::Group {
     Bitboard opponent;  // the class's representative
-    Bitboard free;      // the points it leaves free
+    // Its class: the block a placement that closes no mill leads into.
+    SymmetryClasses::Class opponent_class;
+    Bitboard free;  // the points it leaves free
     Bitboard removable;
     int removal_count;
     // By removed point: the class of the opponent's stones left, the
@@ -48,6 +50,7 @@ struct FirstPass::RemovalReads {
 FirstPass::Group FirstPass::group_of(const UnitSector& sector, uint32_t c) const {
     Group group;
     group.opponent = classes_.representatives(sector.key.opponent_on_board)[c];
+    group.opponent_class = classes_.class_of(group.opponent);
     group.free = variant_.board->all() & ~group.opponent;
     group.removable = removal_classes(group.opponent, group.after_removing);
     group.removal_count = std::popcount(group.removable);
@@ -91,8 +94,6 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, uint32_t c, Batch& ba
 // class (settle_quiet, all at once); one that closes a mill removes one
 // stone (settles_by_group asks double_mill=one), into a block per stone.
 uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch) {
-    const SymmetryClasses::Class quiet_class =
-        classes_.class_of(classes_.representatives(sector.key.opponent_on_board)[c]);
     PlacementTargets targets = placement_targets(sector.key);
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
     return settle_group(
@@ -120,7 +121,7 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                     }
                 }
             }
-            settle_quiet(targets.quiet, quiet_class, mine, empty & ~closing, summary);
+            settle_quiet(targets.quiet, group.opponent_class, mine, empty & ~closing, summary);
             summary.turns += std::popcount(loud) * group.removal_count;
             if (loud && !reads.table) summary.add(unit_.distances.lost_child);
         });

@@ -119,8 +119,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         if (options.on_sector) options.on_sector(r);
     };
     PagePool pool;  // outlives the arrays it hands out
-    SolvedSectors solved(v, options.directory, pool,
-                         v.rules.has_n_move() ? ChildView::reset : ChildView::stored);
+    SolvedSectors solved(v, options.directory, pool, Distances::of(v.rules).children);
     for (const auto& unit : graph.units) {
         if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
                 return std::find(wanted.begin(), wanted.end(), k) != wanted.end();

@@ -27,6 +27,10 @@ enum class ChildView : uint8_t {
     reset,
 };
 
+// A child as ChildView::reset holds it: lost (odd, as a loss in both entry
+// codes) or won, whatever its plies.
+inline constexpr Entry kResetLost = 3, kResetWon = 2;
+
 // Solved sectors held in memory, for looking up successors' values. A unit
 // has a handful of them: a flat list searched linearly beats a map here.
 class SolvedSectors {
@@ -89,10 +93,11 @@ class SolvedSectors {
   private:
     void view(HugeArray<Entry>& entries) const {
         if (view_ == ChildView::stored) return;
-        constexpr Entry kLost = 3, kWon = 2;  // odd for a loss in both codes
 #pragma omp parallel for schedule(static) if (entries.size() > (1 << 16))
         for (size_t i = 0; i < entries.size(); ++i)
-            entries[i] = entries[i] == kDrawEntry ? kDrawEntry : entries[i] % 2 ? kLost : kWon;
+            entries[i] = entries[i] == kDrawEntry ? kDrawEntry
+                         : entries[i] % 2         ? kResetLost
+                                                  : kResetWon;
     }
 
     const Table* find(const SectorKey& key) const {

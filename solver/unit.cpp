@@ -12,18 +12,14 @@ bool only_places(const Variant& v, const std::vector<SectorKey>& unit) {
 }
 
 Distances Distances::of(const Rules& rules) {
-    const Entry lost_for_want_of_stones = encode({Value::loss, 0});  // our win in 1 ply
     if (!rules.has_n_move())
         return {.win_step = 1,
-                .resets = false,
-                .lost_child = lost_for_want_of_stones,
-                .fastest_win = 1,
+                .children = ChildView::stored,
+                .lost_child = encode({Value::loss, 0}),  // our win in 1 ply
                 .last_layer = State::kMostPlies};
-    constexpr int kWinInOne = 2 * 1 + 1;
     return {.win_step = 3,  // 2 * (plies + 1) + 1 from 2 * plies
-            .resets = true,
-            .lost_child = static_cast<Entry>(kWinInOne),  // an odd entry that gives layer 3
-            .fastest_win = kWinInOne,
+            .children = ChildView::reset,
+            .lost_child = kResetLost,  // our win in 1 ply: layer 3
             .last_layer = 2 * rules.n_move + 1};
 }
 

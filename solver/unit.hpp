@@ -14,6 +14,7 @@
 #include "game/variant.hpp"
 #include "indexing/huge_array.hpp"
 #include "indexing/perfect_hash.hpp"
+#include "solver/solved_sectors.hpp"
 #include "solver/state.hpp"
 
 namespace morris {
@@ -65,17 +66,19 @@ bool only_places(const Variant& variant, const std::vector<SectorKey>& unit);
 struct Distances {
     // A loss in layer L makes its undecided predecessors wins in L + win_step.
     int win_step;
-    // Every turn into a solved sector resets the counter, so under the rule
-    // the first pass sees each child as lost (our win in 1 ply: layer 3) or
-    // won (our loss in 1: layer 2), its plies beyond the turn not counting:
-    // SolvedSectors holds children so (ChildView::reset).
-    bool resets;
+    // How SolvedSectors holds the children. Under the rule every turn into
+    // a solved sector resets the counter, so the first pass sees each child
+    // as lost (our win in 1 ply: layer 3) or won (our loss in 1: layer 2),
+    // its plies beyond the turn not counting (ChildView::reset).
+    ChildView children;
     // The entry of a successor lost for want of stones, as children are held.
     Entry lost_child;
-    // The first layer a win can have: the first pass decides it at once.
-    int fastest_win;
     // Positions in later layers are draws: the rule's N plies.
     int last_layer;
+
+    // The first layer a win can have, a turn into a lost child's: the first
+    // pass decides it at once.
+    int fastest_win() const { return lost_child; }
 
     static Distances of(const Rules& rules);
 };

@@ -13,14 +13,13 @@
 #include "solver/progress.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solved_sectors.hpp"
+#include "solver/unit.hpp"  // kParallelWork
 
 namespace morris {
 namespace {
 
 // Blocks of the index handed to a thread at a time.
 constexpr int kBlocksPerChunk = 4;
-// Less work than this runs on one thread.
-constexpr uint64_t kParallelWork = 1 << 14;
 
 }  // namespace
 
