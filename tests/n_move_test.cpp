@@ -32,10 +32,12 @@
 #include "solver/solve.hpp"
 #include "solver/verify.hpp"
 #include "tests/temp_dir.hpp"
+#include "tests/verified.hpp"
 
 namespace morris {
 namespace {
 
+using test_support::inconsistencies;
 using test_support::TempDir;
 
 Variant make_variant(const std::string& name, const std::vector<std::string>& rules) {
@@ -119,18 +121,6 @@ class NaiveNMove {
     int n_;
     std::unordered_map<uint64_t, Outcome> memo_;
 };
-
-// verify's count of inconsistent entries, once it has verified every sector
-// asked for (all of the variant's for none): a partial database would
-// otherwise pass for want of sectors.
-uint64_t inconsistencies(const Variant& v, const std::filesystem::path& directory,
-                         const std::vector<SectorKey>& sectors) {
-    const VerifyReport report = verify(v, directory, sectors, false);
-    EXPECT_TRUE(report.missing.empty()) << report.missing.size() << " sectors missing";
-    EXPECT_TRUE(report.without_successor.empty()) << "a sector's successor is missing";
-    EXPECT_FALSE(report.verified.empty());
-    return report.inconsistent;
-}
 
 // Solves `sectors` (with what they need) under the variant's rules, then
 // compares every position of them, white to move, at every counter below N,

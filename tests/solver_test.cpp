@@ -59,6 +59,7 @@
 #include "solver/solve.hpp"
 #include "solver/verify.hpp"
 #include "tests/temp_dir.hpp"
+#include "tests/verified.hpp"
 
 using namespace morris;
 namespace fs = std::filesystem;
@@ -483,6 +484,7 @@ Compared compare_with_database(const Variant& v, const NaiveSolver& naive, const
 // ---------------------------------------------------------------------------
 // Helpers.
 
+using morris::test_support::inconsistencies;
 using morris::test_support::TempDir;
 
 // Options that solve into `dir` without a progress line.
@@ -588,18 +590,6 @@ KnownOutcomes outcomes_of_three_three(const NaiveSolver& three) {
         if (!id) return std::nullopt;
         return three.outcome(*id);
     };
-}
-
-// verify's count of inconsistent entries, once it has verified every sector
-// asked for (all of the variant's for none): a partial database would
-// otherwise pass for want of sectors.
-uint64_t inconsistencies(const Variant& v, const fs::path& directory,
-                         const std::vector<SectorKey>& sectors) {
-    const VerifyReport report = verify(v, directory, sectors, false);
-    EXPECT_TRUE(report.missing.empty()) << report.missing.size() << " sectors missing";
-    EXPECT_TRUE(report.without_successor.empty()) << "a sector's successor is missing";
-    EXPECT_FALSE(report.verified.empty());
-    return report.inconsistent;
 }
 
 }  // namespace
