@@ -134,13 +134,10 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
         if (error != std::errc() || end != word.data() + word.size() || counter < 0)
             throw NotationError("counter '" + std::string(word) +
                                 "' is not a number of plies since the last placement or removal");
-        if (!v.rules.has_n_move())
-            throw NotationError(
-                "a counter is given but the rules have no n_move "
-                "(add --rule n_move=N)");
-        if (counter >= n)
-            throw NotationError("counter " + std::to_string(counter) + " is not below n_move=" +
-                                std::to_string(n) + ": the rule has drawn the game");
+        // A counter written out is an error without the rule, even 0.
+        if (!v.rules.has_n_move()) throw NotationError(counter_flaw(v.rules, 1));
+        if (const std::string flaw = counter_flaw(v.rules, counter); !flaw.empty())
+            throw NotationError(flaw);
         const std::string position(text.substr(0, static_cast<size_t>(word.data() - text.data())));
         return {parse_position(v, position), counter};
     }

@@ -43,4 +43,16 @@ std::string invalid_reason(const Variant& v, const Position& p) {
     return "";
 }
 
+std::string counter_flaw(const Rules& rules, int counter) {
+    if (counter < 0) return "counter " + std::to_string(counter) + " is negative";
+    if (counter == 0) return "";
+    if (!rules.has_n_move())
+        return "a counter is given but the rules have no n_move (add --rule n_move=N)";
+    if (counter >= rules.n_move)
+        return "counter " + std::to_string(counter) +
+               " is not below n_move=" + std::to_string(rules.n_move) +
+               ": the rule has drawn the game";
+    return "";
+}
+
 }  // namespace morris

@@ -43,6 +43,11 @@ inline bool is_valid(const Variant& variant, const Position& position) {
 // Why a position is invalid, in one line for a user; "" when it is valid.
 std::string invalid_reason(const Variant& variant, const Position& position);
 
+// Why an N-move counter cannot stand beside a position under `rules`
+// (docs/rules.md §8): negative, given without the rule, or not below N
+// (the rule has drawn the game); "" when it can. Without the rule only 0 can.
+std::string counter_flaw(const Rules& rules, int counter);
+
 // A turn: a placement (from < 0) or a move, and up to two removals.
 struct Turn {
     int8_t from = -1;

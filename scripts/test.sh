@@ -12,7 +12,7 @@ echo "== Release build, warnings as errors"
 scripts/setup.sh -DMORRIS_WERROR=ON  # installs missing packages, builds into build/
 
 echo "== Formatting (clang-format)"
-git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
+git ls-files '*.cpp' '*.hpp' '*.c' '*.h' | xargs clang-format --dry-run --Werror
 
 echo "== Tests"
 (cd build && ctest --output-on-failure -j2)

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# An engine's build finds the installed library: `cmake --install` into a
+# fresh prefix, then a tiny outside project built once with
+# find_package(morris) and once with pkg-config probes a database that the
+# installed `morris` solved.
+#
+#   tests/install_test.sh BUILD_DIR
+set -euo pipefail
+build=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+"$prefix/bin/morris" solve --variant five --db "$work/db" --no-progress >/dev/null
+
+mkdir "$work/engine"
+cat >"$work/engine/engine.c" <<'C'
+#include <morris/morris.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+    morris_db* db = morris_open(argv[1], "five", NULL);
+    morris_position start;
+    morris_outcome o;
+    if (!db || morris_parse_position(db, "", &start) || morris_probe(db, &start, &o)) {
+        fprintf(stderr, "engine: %s\n", morris_error());
+        return 1;
+    }
+    printf("%s\n", o.value == MORRIS_WIN ? "win" : o.value == MORRIS_LOSS ? "loss" : "draw");
+    morris_close(db);
+    return 0;
+}
+C
+cat >"$work/engine/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.22)
+project(engine LANGUAGES C)
+find_package(morris 0.1 REQUIRED)
+add_executable(engine engine.c)
+target_link_libraries(engine PRIVATE morris::morris)
+CMAKE
+cmake -S "$work/engine" -B "$work/engine-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$work/engine-build" >/dev/null
+
+pc_dir=$(dirname "$(find "$prefix" -name morris.pc)")
+# shellcheck disable=SC2046
+cc -o "$work/engine-pc" "$work/engine/engine.c" \
+    $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs morris)
+libdir=$(PKG_CONFIG_PATH=$pc_dir pkg-config --variable=libdir morris)
+
+expected=$("$prefix/bin/morris" query --variant five --db "$work/db" --moves "" --json |
+    sed 's/.*"value": "\([a-z]*\)".*/\1/')
+found=$("$work/engine-build/engine" "$work/db")
+pkg=$(LD_LIBRARY_PATH=$libdir "$work/engine-pc" "$work/db")
+if [[ $found != "$expected" || $pkg != "$expected" ]]; then
+    echo "FAIL: five's start is $expected; find_package build says $found, pkg-config build $pkg" >&2
+    exit 1
+fi
+echo "installed library found by find_package and pkg-config; both say five's start is a $found"
