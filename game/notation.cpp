@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 
+#include "game/fen.hpp"
 #include "game/turns.hpp"
 
 namespace morris {
@@ -123,6 +124,7 @@ Turn parse_turn(const Variant& v, std::string_view text) {
 }
 
 CountedPosition parse_counted_position(const Variant& v, std::string_view text) {
+    if (looks_like_fen(text)) return parse_fen(v, text);
     auto words = split_words(text);
     const int n = v.rules.n_move;
     if (!words.empty() && looks_like_board(words[0])) {

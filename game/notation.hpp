@@ -35,11 +35,10 @@ struct CountedPosition {
     int counter = 0;
 };
 
-// Parses a position, with the counter as an optional fifth field (only under
-// the N-move rule, and below its N), or a list of turns from the start (each
-// checked for legality, so this needs the rules of game/turns.hpp), whose
-// counter is what its turns leave; a list that the rule ends in a draw is an
-// error.
+// Parses a position (or Sanmill's FEN, game/fen.hpp), with the counter as an optional fifth field
+// (only under the N-move rule, and below its N), or a list of turns from the start (each checked
+// for legality, so this needs the rules of game/turns.hpp), whose counter is what its turns leave;
+// a list that the rule ends in a draw is an error.
 CountedPosition parse_counted_position(const Variant& variant, std::string_view text);
 // The same without the counter.
 Position parse_position_or_turns(const Variant& variant, std::string_view text);

@@ -126,6 +126,20 @@ expect_error query --variant five --rule n_move=10 --db "$work/five-n9" ".......
 expect_error query --variant five --rule n_move=9 --db "$work/five-n9" --plain-db "$work/none" \
     "................ w 5 5"
 
+# Sanmill's FEN: read wherever a position is, by query --fen, and written in --json.
+fen="O@O@O@**/********/******** w m s 3 0 3 0 0 0 0 0 0 0 0 0 1"
+expect_lines 24 turns --variant nine "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1"
+"$morris" solve --variant nine --db "$work/nine-3-3" --sectors 3-3-0-0 --no-progress >/dev/null
+expect_lines 1 query --variant nine --db "$work/nine-3-3" --json --fen "$fen"
+if ! "$morris" query --variant nine --db "$work/nine-3-3" --json "......B....WW..BWB...... w 0 0" |
+    grep -qF "\"fen\": \"$fen\""; then
+    fail "query --json does not write the position's FEN"
+fi
+expect_error query --variant nine --db "$work/nine-3-3" --fen "......B....WW..BWB...... w 0 0"
+expect_error query --variant nine --db "$work/nine-3-3" --fen "${fen/w m s/w m r}"
+expect_error query --variant nine --db "$work/nine-3-3" --fen "$fen" "$fen"
+expect_error turns --variant five "********/********/******** w p p 0 5 0 5 0 0 0 0 0 0 0 0 1"
+
 if [[ $failures -ne 0 ]]; then
     echo "cli_test: $failures failure(s)" >&2
     exit 1

@@ -1,5 +1,6 @@
-// docs/rules.md §6 notation: positions and turns print and parse back to themselves,
-// and bad text throws NotationError with one line that names the problem.
+// docs/rules.md §6 notation and Sanmill's FEN (docs/fen.md): positions and turns
+// print and parse back to themselves, and bad text throws NotationError with one
+// line that names the problem.
 #include "game/notation.hpp"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "game/fen.hpp"
 #include "game/position.hpp"
 #include "game/turns.hpp"
 #include "game/variant.hpp"
@@ -365,4 +367,126 @@ TEST(TurnListNotation, IllegalTurnIsANotationError) {
                           {"illegal turn 'a1-a4'", "ply 1"}, "a1-a4");
     expect_notation_error([&] { parse_position_or_turns(v, "d2 h9"); }, {"unknown point 'h9'"},
                           "d2 h9");
+}
+
+// ---- Sanmill's FEN (docs/fen.md) --------------------------------------------
+
+namespace {
+
+Bitboard points(const Variant& v, std::initializer_list<const char*> names) {
+    Bitboard set = 0;
+    for (const char* name : names) set |= Bitboard{1} << *v.board->point(name);
+    return set;
+}
+
+void expect_bad_fen(const Variant& v, const std::string& text,
+                    const std::vector<std::string>& needles) {
+    expect_notation_error([&] { parse_fen(v, text); }, needles, text);
+}
+
+const std::string kNothingPending = " 0 0 0 0 0 0 0 0 1";  // remove counts to move number
+
+}  // namespace
+
+TEST(Fen, StartIsSanmillsStartFen) {
+    // Sanmill's StartFEN9 (src/engine_commands.cpp) and its 12-stone form.
+    EXPECT_EQ(to_fen(find_variant("nine"), start_position(find_variant("nine"))),
+              "********/********/******** w p p 0 9 0 9 0 0 0 0 0 0 0 0 1");
+    EXPECT_EQ(to_fen(find_variant("twelve"), start_position(find_variant("twelve"))),
+              "********/********/******** w p p 0 12 0 12 0 0 0 0 0 0 0 0 1");
+}
+
+// Boards that Sanmill's own games and tests show after known turns: the
+// rings inner, middle, outer, each from its top-middle point clockwise.
+TEST(Fen, BoardFollowsSanmillsRings) {
+    const Variant v = find_variant("nine");
+    // After a7 b4 d1 (a trajectory of Sanmill's engine).
+    EXPECT_EQ(parse_fen(v, "********/******@*/****O**O b p p 2 7 1 8" + kNothingPending).position,
+              parse_position_or_turns(v, "a7 b4 d1"));
+    // After d2 d6 f4 b4 f2 g4 f6 (a test of Sanmill's Rust rules), once the
+    // pending removal is left out.
+    const Position p =
+        parse_fen(v, "********/@OOOO*@*/**@***** b p p 4 5 3 6" + kNothingPending).position;
+    EXPECT_EQ(p.stones[white], points(v, {"d2", "f2", "f4", "f6"}));
+    EXPECT_EQ(p.stones[black], points(v, {"d6", "b4", "g4"}));
+    // Every ring's first point is its top middle, and each goes clockwise.
+    const Position inner =
+        parse_fen(v, "OO*****@/********/******** b p p 2 7 1 8" + kNothingPending).position;
+    EXPECT_EQ(inner.stones[white], points(v, {"d5", "e5"}));
+    EXPECT_EQ(inner.stones[black], points(v, {"c5"}));
+}
+
+TEST(Fen, RandomPositionsRoundTripWithTheirCounter) {
+    std::mt19937 rng(20261202);
+    for (const char* name : {"nine", "nine-diagonal", "twelve", "lasker"}) {
+        Variant v = find_variant(name);
+        apply_rule(v, "n_move=100");
+        for (int i = 0; i < 500; ++i) {
+            const Position p = random_valid_position(v, rng);
+            const int counter = std::uniform_int_distribution<int>(0, 99)(rng);
+            const std::string fen = to_fen(v, p, counter);
+            CountedPosition back;
+            ASSERT_NO_THROW(back = parse_fen(v, fen)) << name << ": " << fen;
+            EXPECT_EQ(back.position, p) << name << ": " << fen;
+            EXPECT_EQ(back.counter, counter) << name << ": " << fen;
+            // Every reader of positions takes a FEN as well.
+            EXPECT_EQ(parse_counted_position(v, fen).position, p) << fen;
+        }
+    }
+}
+
+TEST(Fen, Rule50IsTheCounterUnderTheNMoveRuleOnly) {
+    const std::string fen = "O@O@O@**/********/******** w m s 3 0 3 0 0 0 0 0 0 0 0 37 60";
+    Variant plain = find_variant("nine");
+    EXPECT_EQ(parse_fen(plain, fen).counter, 0);
+    Variant rule = plain;
+    apply_rule(rule, "n_move=50");
+    EXPECT_EQ(parse_fen(rule, fen).counter, 37);
+    apply_rule(rule, "n_move=20");
+    expect_bad_fen(rule, fen, {"rule50", "not below n_move=20"});
+}
+
+TEST(Fen, FieldsThatCannotChangeTheValueAreAccepted) {
+    const Variant v = find_variant("nine");
+    const Position expected = parse_position_or_turns(v, "a7 b4 d1");
+    // Last mills, used mills, a move number, a preferred removal, node ids.
+    for (const std::string fen : {
+             "********/******@*/****O**O b p p 2 7 1 8 0 0 29 30 0 0 0 0 2",
+             "********/******@*/****O**O b p p 2 7 1 8 0 0 0 0 0 0 72340169604259840 0 2",
+             "********/******@*/****O**O b n ? 2 7 1 8 0 0 -1 -1 -1 -1 0 0 1 ids:nodes",
+             "********/******@*/****O**O b p p 2 7 1 8 0 0 0 0 0 0 0 0 1 p:12",
+         })
+        EXPECT_EQ(parse_fen(v, fen).position, expected) << fen;
+}
+
+TEST(Fen, FieldsThatWouldChangeTheValueAreRefused) {
+    const Variant v = find_variant("nine");
+    const std::string board = "********/******@*/****O**O b p ";
+    expect_bad_fen(v, "******@*/******@O/****O*@O b p r 3 6 3 6 0 1 0 0 0 0 0 0 1",
+                   {"removal is pending"});
+    expect_bad_fen(v, board + "p 2 7 1 8 0 1 0 0 0 0 0 0 1", {"to be removed"});
+    expect_bad_fen(v, "******@*/******@O/****X*@O w p p 2 9 3 9" + kNothingPending,
+                   {"marks point d1"});
+    expect_bad_fen(v, board + "p 2 7 1 8" + kNothingPending + " c:w-0-|b-1-9", {"captures"});
+    expect_bad_fen(v, board + "p 2 7 1 8" + kNothingPending + " s:1", {"stalemate"});
+    expect_bad_fen(v, board + "p 3 7 1 8" + kNothingPending, {"white has 3 stones on board"});
+}
+
+TEST(Fen, MalformedFenIsANotationError) {
+    const Variant v = find_variant("nine");
+    expect_bad_fen(v, "********/********/******** w p p 0 9 0 9", {"17 fields", "got 8"});
+    expect_bad_fen(v, "********/********/******* w p p 0 9 0 9" + kNothingPending, {"three rings"});
+    expect_bad_fen(v, "*******./********/******** w p p 0 9 0 9" + kNothingPending,
+                   {"character '.'", "c5"});
+    expect_bad_fen(v, "********/********/******** x p p 0 9 0 9" + kNothingPending,
+                   {"side to move 'x'"});
+    expect_bad_fen(v, "********/********/******** w q p 0 9 0 9" + kNothingPending, {"phase 'q'"});
+    expect_bad_fen(v, "********/********/******** w p p 0 nine 0 9" + kNothingPending, {"'nine'"});
+    expect_bad_fen(v, "********/********/******** w p p 0 9 0 8" + kNothingPending,
+                   {"invalid position for nine", "both hands"});
+    expect_bad_fen(v, "********/********/******** w p p 0 9 0 9" + kNothingPending + " zz:1",
+                   {"unknown FEN token 'zz:1'"});
+    expect_bad_fen(find_variant("five"),
+                   "********/********/******** w p p 0 5 0 5" + kNothingPending,
+                   {"24-point board", "b16"});
 }

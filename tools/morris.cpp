@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "db/database.hpp"
+#include "game/fen.hpp"
 #include "game/notation.hpp"
 #include "game/perft.hpp"
 #include "game/turns.hpp"
@@ -251,7 +252,7 @@ int main(int argc, char** argv) {
     verify_command->add_option("--sectors", verify_sectors, "Comma-separated sectors; default all");
 
     VariantOptions query_variant;
-    std::string query_directory, query_position, query_moves, query_plain;
+    std::string query_directory, query_position, query_moves, query_fen, query_plain;
     bool query_json = false;
     auto* query_command = app.add_subcommand(
         "query", "A position's value and distance, and every legal turn's, best first");
@@ -262,8 +263,12 @@ int main(int argc, char** argv) {
                               "The database without n_move: names cursed wins and blessed losses");
     auto* query_moves_option =
         query_command->add_option("--moves", query_moves, "Turns from the start");
+    auto* query_fen_option = query_command->add_option(
+        "--fen", query_fen, "A position in Sanmill's FEN (24-point boards; docs/fen.md)");
     query_command->add_option("position", query_position, "Position, or - to read one per line")
-        ->excludes(query_moves_option);
+        ->excludes(query_moves_option)
+        ->excludes(query_fen_option);
+    query_moves_option->excludes(query_fen_option);
 
     VariantOptions info_variant;
     std::string info_directory, info_plain;
@@ -299,8 +304,14 @@ int main(int argc, char** argv) {
         if (*query_command) {
             if (query_moves_option->count())
                 query_position = query_moves;
-            else if (query_position.empty())
-                throw std::invalid_argument("query needs a position, --moves or -");
+            else if (query_fen_option->count()) {
+                if (!looks_like_fen(query_fen))
+                    throw std::invalid_argument("--fen '" + query_fen +
+                                                "' is not a FEN (its board is three rings of 8 "
+                                                "points separated by '/')");
+                query_position = query_fen;
+            } else if (query_position.empty())
+                throw std::invalid_argument("query needs a position, --moves, --fen or -");
             return run_query(query_variant.resolve(), query_directory, query_plain, query_json,
                              query_position);
         }

@@ -13,6 +13,7 @@
 #include "db/database.hpp"
 #include "db/ranked_turns.hpp"
 #include "db/sector_writer.hpp"
+#include "game/fen.hpp"
 #include "game/notation.hpp"
 #include "game/turns.hpp"
 #include "solver/sector_graph.hpp"
@@ -69,6 +70,7 @@ std::string query_json(const Variant& v, const Answer& a) {
         turns += (turns.empty() ? "" : ", ") + turn_json(v, a.ranked.turns[k], a.plain_turns[k]);
     std::string extra;
     if (v.rules.has_n_move()) extra += fmt::format(", \"counter\": {}", a.at.counter);
+    if (has_fen(v)) extra += ", \"fen\": " + json_string(to_fen(v, a.at.position, a.at.counter));
     if (const std::string label = rule_label(a.stored, a.plain); !label.empty())
         extra += fmt::format(", \"label\": \"{}\"", label);
     return fmt::format(
@@ -138,7 +140,9 @@ std::string answer(const Databases& dbs, const std::string& text, bool json, boo
                    v.name, side, p.in_hand[white], p.in_hand[black]);
         if (v.rules.has_n_move())
             fmt::print(", counter {} of n_move={}", a.at.counter, v.rules.n_move);
-        fmt::print(")\n\n{} to move: {}\n", side,
+        fmt::print(")\n");
+        if (has_fen(v)) fmt::print("FEN {}\n", to_fen(v, p, a.at.counter));
+        fmt::print("\n{} to move: {}\n", side,
                    describe(a.outcome, drawn_by_rule, rule_label(a.stored, a.plain)));
         if (!a.ranked.turns.empty()) fmt::print("\n{:<14} {}\n", "turn", "result for the mover");
         for (size_t k = 0; k < a.ranked.turns.size(); ++k) {
