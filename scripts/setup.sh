@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libzstd-dev libcli11-dev libfmt-dev libgtest-dev libbenchmark-dev
-          libomp-dev pkg-config clang libclang-rt-14-dev clang-format git)
+          libomp-dev pkg-config clang libclang-rt-14-dev clang-format git
+          python3-dev pybind11-dev python3-pytest)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -118,8 +118,8 @@ MORRIS_API morris_status morris_turns(morris_db* db, const morris_position* posi
                                       morris_turn* turns, size_t capacity, size_t* count);
 
 /* Reads a position as the morris command line does: "<board> <side>
- * <white-in-hand> <black-in-hand> [counter]" (docs/rules.md §6) or a list of
- * turns from the start ("d2 g7 a1"). */
+ * <white-in-hand> <black-in-hand> [counter]" (docs/rules.md §6), a list of
+ * turns from the start ("d2 g7 a1"), or Sanmill's FEN (docs/fen.md). */
 MORRIS_API morris_status morris_parse_position(const morris_db* db, const char* text,
                                                morris_position* position);
 
