@@ -2,9 +2,10 @@
 # An engine's build finds the installed library: `cmake --install` into a
 # fresh prefix, then a tiny outside project built once with
 # find_package(morris) and once with pkg-config probes a database that the
-# installed `morris` solved.
+# installed `morris` solved; so does the installed Python module when PYTHON
+# names the interpreter it was built for.
 #
-#   tests/install_test.sh BUILD_DIR
+#   [PYTHON=python3] tests/install_test.sh BUILD_DIR
 set -euo pipefail
 build=$1
 work=$(mktemp -d)
@@ -54,4 +55,13 @@ if [[ $found != "$expected" || $pkg != "$expected" ]]; then
     echo "FAIL: five's start is $expected; find_package build says $found, pkg-config build $pkg" >&2
     exit 1
 fi
-echo "installed library found by find_package and pkg-config; both say five's start is a $found"
+if [[ -n ${PYTHON:-} ]]; then
+    python=$(PYTHONPATH=$prefix/lib/python3/dist-packages "$PYTHON" -c \
+        "import morris; print(morris.open('$work/db', 'five').probe('').value)")
+    if [[ $python != "$expected" ]]; then
+        echo "FAIL: five's start is $expected; the installed Python module says $python" >&2
+        exit 1
+    fi
+fi
+echo "installed library found by find_package and pkg-config${PYTHON:+ and the Python module};" \
+    "all say five's start is a $found"
