@@ -42,16 +42,6 @@ std::string rule_label(const Outcome& under_rule, const std::optional<Outcome>& 
     return "";
 }
 
-// A position answered: its outcome at its counter, and its turns ranked.
-struct Answer {
-    CountedPosition at;
-    Outcome stored;   // at counter 0
-    Outcome outcome;  // at the position's counter
-    std::optional<Outcome> plain;
-    RankedTurns ranked;
-    std::vector<std::optional<Outcome>> plain_turns;  // by ranked turn: for the mover
-};
-
 std::string turn_json(const Variant& v, const RankedTurn& t, const std::optional<Outcome>& plain) {
     std::string extra;
     if (v.rules.has_n_move())
@@ -63,6 +53,21 @@ std::string turn_json(const Variant& v, const RankedTurn& t, const std::optional
                        json_string(to_string(v, t.turn)), to_string(t.outcome.value),
                        plies_json(t.outcome), extra);
 }
+
+// "draw", "win 13", and under the N-move rule what made a draw of it: the
+// counter (a win or loss at counter 0 with more plies than the counter
+// leaves), or the rule itself (a cursed win or blessed loss: a draw at
+// counter 0, decisive without the rule, known from --plain-db).
+std::string describe(const Outcome& o, bool drawn_by_counter, const std::string& label) {
+    std::string text = to_string(o);
+    if (drawn_by_counter)
+        text += " (by the N-move counter)";
+    else if (!label.empty())
+        text += " (" + label + ")";
+    return text;
+}
+
+}  // namespace
 
 std::string query_json(const Variant& v, const Answer& a) {
     std::string turns;
@@ -80,79 +85,71 @@ std::string query_json(const Variant& v, const Answer& a) {
         plies_json(a.outcome), extra, turns);
 }
 
-// "draw", "win 13", and under the N-move rule what made a draw of it: the
-// counter (a win or loss at counter 0 with more plies than the counter
-// leaves), or the rule itself (a cursed win or blessed loss: a draw at
-// counter 0, decisive without the rule, known from --plain-db).
-std::string describe(const Outcome& o, bool drawn_by_counter, const std::string& label) {
-    std::string text = to_string(o);
-    if (drawn_by_counter)
-        text += " (by the N-move counter)";
-    else if (!label.empty())
-        text += " (" + label + ")";
-    return text;
-}
-
-// The databases a query reads: the one asked, and the one without the
-// N-move rule (--plain-db) that names cursed wins and blessed losses.
-struct Databases {
-    const Database& db;
-    const Database* plain = nullptr;
-};
-
-// Answers one position; returns the error, or "" when it was answered.
-std::string answer(const Databases& dbs, const std::string& text, bool json, bool one_line) {
+Answer answer_position(const Databases& dbs, const std::string& text) {
     const Database& db = dbs.db;
     const Variant& v = db.variant();
     Answer a;
-    try {
-        a.at = parse_counted_position(v, text);
-    } catch (const std::exception& e) {
-        return e.what();
-    }
+    a.at = parse_counted_position(v, text);  // throws NotationError
     const Position& p = a.at.position;
-    ProbeResult r = db.probe(p);
-    if (!r.ok()) return r.error;
+    const ProbeResult r = db.probe(p);
+    if (!r.ok()) throw DatabaseError(r.error);
     a.stored = r.outcome;
     a.outcome = at_counter(v.rules, r.outcome, a.at.counter);
     a.ranked = rank_turns(db, p, a.at.counter);
-    if (!a.ranked.ok()) return a.ranked.error;
+    if (!a.ranked.ok()) throw DatabaseError(a.ranked.error);
     a.plain_turns.resize(a.ranked.turns.size());
     if (dbs.plain) {
         const ProbeResult plain = dbs.plain->probe(p);
-        if (!plain.ok()) return plain.error;
+        if (!plain.ok()) throw DatabaseError(plain.error);
         a.plain = plain.outcome;
         for (size_t k = 0; k < a.ranked.turns.size(); ++k) {
             const ProbeResult after = dbs.plain->probe(apply_turn(v, p, a.ranked.turns[k].turn));
-            if (!after.ok()) return after.error;
+            if (!after.ok()) throw DatabaseError(after.error);
             a.plain_turns[k] = for_the_mover(after.outcome);
         }
     }
-    const bool drawn_by_rule = a.outcome.value == Value::draw && a.stored.value != Value::draw;
-    if (json) {
-        fmt::print("{}\n", query_json(v, a));
-    } else if (one_line) {
+    return a;
+}
+
+namespace {
+
+void print_answer(const Variant& v, const Answer& a, bool one_line) {
+    const Position& p = a.at.position;
+    if (one_line) {
         fmt::print("{} {} {}\n", to_string(v, p), to_string(a.outcome),
                    a.ranked.turns.empty() ? "-" : to_string(v, a.ranked.turns.front().turn));
-    } else {
-        const char* side = p.side == white ? "white" : "black";
-        fmt::print("{}\n{}  ({}, {} to move, in hand W {} B {}", draw_board(v, p), to_string(v, p),
-                   v.name, side, p.in_hand[white], p.in_hand[black]);
-        if (v.rules.has_n_move())
-            fmt::print(", counter {} of n_move={}", a.at.counter, v.rules.n_move);
-        fmt::print(")\n");
-        if (has_fen(v)) fmt::print("FEN {}\n", to_fen(v, p, a.at.counter));
-        fmt::print("\n{} to move: {}\n", side,
-                   describe(a.outcome, drawn_by_rule, rule_label(a.stored, a.plain)));
-        if (!a.ranked.turns.empty()) fmt::print("\n{:<14} {}\n", "turn", "result for the mover");
-        for (size_t k = 0; k < a.ranked.turns.size(); ++k) {
-            const RankedTurn& t = a.ranked.turns[k];
-            fmt::print(
-                "{:<14} {}\n", to_string(v, t.turn),
-                describe(t.outcome, t.drawn_by_rule, rule_label(t.outcome, a.plain_turns[k])));
-        }
+        return;
     }
-    return "";
+    const bool drawn_by_rule = a.outcome.value == Value::draw && a.stored.value != Value::draw;
+    const char* side = p.side == white ? "white" : "black";
+    fmt::print("{}\n{}  ({}, {} to move, in hand W {} B {}", draw_board(v, p), to_string(v, p),
+               v.name, side, p.in_hand[white], p.in_hand[black]);
+    if (v.rules.has_n_move())
+        fmt::print(", counter {} of n_move={}", a.at.counter, v.rules.n_move);
+    fmt::print(")\n");
+    if (has_fen(v)) fmt::print("FEN {}\n", to_fen(v, p, a.at.counter));
+    fmt::print("\n{} to move: {}\n", side,
+               describe(a.outcome, drawn_by_rule, rule_label(a.stored, a.plain)));
+    if (!a.ranked.turns.empty()) fmt::print("\n{:<14} {}\n", "turn", "result for the mover");
+    for (size_t k = 0; k < a.ranked.turns.size(); ++k) {
+        const RankedTurn& t = a.ranked.turns[k];
+        fmt::print("{:<14} {}\n", to_string(v, t.turn),
+                   describe(t.outcome, t.drawn_by_rule, rule_label(t.outcome, a.plain_turns[k])));
+    }
+}
+
+// Answers one position; returns the error, or "" when it was answered.
+std::string answer(const Databases& dbs, const std::string& text, bool json, bool one_line) {
+    try {
+        const Answer a = answer_position(dbs, text);
+        if (json)
+            fmt::print("{}\n", query_json(dbs.db.variant(), a));
+        else
+            print_answer(dbs.db.variant(), a, one_line);
+        return "";
+    } catch (const std::exception& e) {
+        return e.what();
+    }
 }
 
 // The variant without the N-move rule, for --plain-db.
