@@ -62,4 +62,28 @@ RankedTurns rank_turns(const Database& db, const Position& p, int counter) {
     return result;
 }
 
+PickedTurn pick_turn(const Database& db, const Position& p, int counter) {
+    const RankedTurns ranked = rank_turns(db, p, counter);
+    if (!ranked.ok()) return {std::nullopt, ranked.error};
+    if (ranked.turns.empty()) return {};
+    const RankedTurn& best = ranked.turns.front();
+    if (best.outcome.value != Value::draw) return {best, ""};
+    // Among the drawing turns, the most losing replies for the opponent.
+    const RankedTurn* chosen = &best;
+    int most_mistakes = -1;
+    const Rules& rules = db.variant().rules;
+    for (const RankedTurn& t : ranked.turns) {
+        if (t.outcome.value != Value::draw) break;  // ranked: draws come before losses
+        const int after = counter_after(t.turn, counter);
+        if (rules.has_n_move() && after >= rules.n_move) continue;  // the rule ends the game
+        const RankedTurns replies = rank_turns(db, apply_turn(db.variant(), p, t.turn), after);
+        if (!replies.ok()) return {std::nullopt, replies.error};
+        const int mistakes = static_cast<int>(
+            std::count_if(replies.turns.begin(), replies.turns.end(),
+                          [](const RankedTurn& r) { return r.outcome.value == Value::loss; }));
+        if (mistakes > most_mistakes) most_mistakes = mistakes, chosen = &t;
+    }
+    return {*chosen, ""};
+}
+
 }  // namespace morris

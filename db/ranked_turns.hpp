@@ -3,6 +3,7 @@
 // rule's reading of stored outcomes at a counter (docs/rules.md §8).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,18 @@ struct RankedTurns {
 // Every legal turn of `position`, at `counter` plies since the last resetting
 // turn (always 0 without the N-move rule).
 RankedTurns rank_turns(const Database& database, const Position& position, int counter = 0);
+
+// The turn an engine plays (`morris play`, the page of `morris serve`): the
+// fastest win; in a lost position the slowest loss; in a drawn one, of the
+// drawing turns, the one after which the opponent has the most turns that
+// lose, so that a fallible opponent has the most chances to go wrong. Ties go
+// to the turn ranked first. No turn when the game is over.
+struct PickedTurn {
+    std::optional<RankedTurn> turn;
+    std::string error;  // empty on success
+    bool ok() const { return error.empty(); }
+};
+PickedTurn pick_turn(const Database& database, const Position& position, int counter = 0);
 
 // A stored outcome (the value at counter 0) read at `counter`: under the
 // N-move rule a win or loss is one only when its plies fit in what the

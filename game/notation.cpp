@@ -123,6 +123,25 @@ Turn parse_turn(const Variant& v, std::string_view text) {
     return t;
 }
 
+Turn parse_legal_turn(const Variant& v, const Position& p, std::string_view text, int ply) {
+    const Turn wanted = parse_turn(v, text);
+    std::vector<Turn> legal;
+    generate_turns(v, p, legal);
+    // The two removals of a double removal may be given in either order.
+    auto sorted = [](const int8_t r[2]) {
+        return std::pair(std::min(r[0], r[1]), std::max(r[0], r[1]));
+    };
+    auto it = std::find_if(legal.begin(), legal.end(), [&](const Turn& t) {
+        return t.from == wanted.from && t.to == wanted.to &&
+               sorted(t.removed) == sorted(wanted.removed);
+    });
+    if (it == legal.end())
+        throw NotationError("illegal turn '" + std::string(text) + "'" +
+                            (ply > 0 ? " at ply " + std::to_string(ply) : "") + " in position " +
+                            to_string(v, p) + (legal.empty() ? " (the game is over)" : ""));
+    return *it;
+}
+
 CountedPosition parse_counted_position(const Variant& v, std::string_view text) {
     if (looks_like_fen(text)) return parse_fen(v, text);
     auto words = split_words(text);
@@ -144,30 +163,15 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
         return {parse_position(v, position), counter};
     }
     CountedPosition at{start_position(v), 0};
-    std::vector<Turn> legal;
     int ply = 0;
     for (auto word : words) {
         ++ply;
-        Turn wanted = parse_turn(v, word);
-        generate_turns(v, at.position, legal);
-        auto same = [&](const Turn& t) {
-            if (t.from != wanted.from || t.to != wanted.to) return false;
-            auto sorted = [](int8_t a, int8_t b) {
-                return std::pair(std::min(a, b), std::max(a, b));
-            };
-            return sorted(t.removed[0], t.removed[1]) ==
-                   sorted(wanted.removed[0], wanted.removed[1]);
-        };
-        auto it = std::find_if(legal.begin(), legal.end(), same);
-        if (it == legal.end())
-            throw NotationError("illegal turn '" + std::string(word) + "' at ply " +
-                                std::to_string(ply) + " in position " + to_string(v, at.position) +
-                                (legal.empty() ? " (the game is over)" : ""));
+        const Turn turn = parse_legal_turn(v, at.position, word, ply);
         if (v.rules.has_n_move() && at.counter >= n)
             throw NotationError("turn '" + std::string(word) + "' at ply " + std::to_string(ply) +
                                 " comes after the game was drawn by n_move=" + std::to_string(n));
-        at.position = apply_turn(v, at.position, *it);
-        at.counter = counter_after(*it, at.counter);
+        at.position = apply_turn(v, at.position, turn);
+        at.counter = counter_after(turn, at.counter);
         if (v.rules.has_n_move() && at.counter >= n && status(v, at.position) == Status::loss)
             at.counter = n - 1;  // the loss ends the game first: no turn follows
     }

@@ -28,6 +28,11 @@ Position parse_position(const Variant& variant, std::string_view text);
 // Parses a turn's syntax only ("d2", "a1-a4xg7"); legality is the rules' job.
 Turn parse_turn(const Variant& variant, std::string_view text);
 
+// Parses a turn and finds it among the legal turns of `position`; throws
+// NotationError for a malformed or illegal one, naming `ply` when it is > 0.
+Turn parse_legal_turn(const Variant& variant, const Position& position, std::string_view text,
+                      int ply = 0);
+
 // A position with the N-move counter: plies since the last placement or
 // removal (docs/rules.md §8); always 0 without the rule.
 struct CountedPosition {

@@ -847,4 +847,45 @@ TEST_F(FiveDatabase, BestRankedTurnHasThePositionsOutcome) {
     EXPECT_GT(ranked, 500u);
 }
 
+// The engine's choice: the best outcome, and in a draw the drawing turn
+// leaving the opponent the most losing replies (counted here from probes of
+// the positions two plies on, not from rank_turns).
+TEST_F(FiveDatabase, PickedTurnIsBestAndInADrawLeavesTheMostLosingReplies) {
+    Database db(dir_->path(), *variant_);
+    std::vector<Turn> turns, replies;
+    size_t draws = 0;
+    for (size_t i = 0; i < positions_->size(); i += 7) {
+        const Position& p = (*positions_)[i];
+        const PickedTurn picked = pick_turn(db, p);
+        ASSERT_TRUE(picked.ok()) << picked.error;
+        const std::string where = to_string(*variant_, p);
+        if (status(*variant_, p) != Status::playing) {
+            EXPECT_FALSE(picked.turn) << where;
+            continue;
+        }
+        ASSERT_TRUE(picked.turn) << where;
+        const Outcome value = db.probe(p).outcome;
+        EXPECT_EQ(picked.turn->outcome, rank_turns(db, p).turns.front().outcome) << where;
+        if (value.value != Value::draw) continue;
+        ++draws;
+        // Losing replies after each drawing turn, from probes of the positions after them.
+        auto losing_replies = [&](const Turn& t) {
+            const Position after = apply_turn(*variant_, p, t);
+            generate_turns(*variant_, after, replies);
+            int losing = 0;
+            for (const Turn& r : replies)
+                losing += db.probe(apply_turn(*variant_, after, r)).outcome.value == Value::win;
+            return losing;
+        };
+        generate_turns(*variant_, p, turns);
+        int most = -1;
+        for (const Turn& t : turns)
+            if (db.probe(apply_turn(*variant_, p, t)).outcome.value == Value::draw)
+                most = std::max(most, losing_replies(t));
+        EXPECT_EQ(picked.turn->outcome.value, Value::draw) << where;
+        EXPECT_EQ(losing_replies(picked.turn->turn), most) << where;
+    }
+    EXPECT_GT(draws, 50u);
+}
+
 }  // namespace

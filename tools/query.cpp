@@ -124,8 +124,7 @@ void print_answer(const Variant& v, const Answer& a, bool one_line) {
     const char* side = p.side == white ? "white" : "black";
     fmt::print("{}\n{}  ({}, {} to move, in hand W {} B {}", draw_board(v, p), to_string(v, p),
                v.name, side, p.in_hand[white], p.in_hand[black]);
-    if (v.rules.has_n_move())
-        fmt::print(", counter {} of n_move={}", a.at.counter, v.rules.n_move);
+    if (v.rules.has_n_move()) fmt::print(", counter {} of n_move={}", a.at.counter, v.rules.n_move);
     fmt::print(")\n");
     if (has_fen(v)) fmt::print("FEN {}\n", to_fen(v, p, a.at.counter));
     fmt::print("\n{} to move: {}\n", side,
