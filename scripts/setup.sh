@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libzstd-dev libcli11-dev libfmt-dev libgtest-dev libbenchmark-dev
           libomp-dev pkg-config clang libclang-rt-14-dev clang-format git
-          python3-dev pybind11-dev python3-pytest)
+          python3-dev pybind11-dev python3-pytest libcpp-httplib-dev chromium)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -140,6 +140,23 @@ expect_error query --variant nine --db "$work/nine-3-3" --fen "${fen/w m s/w m r
 expect_error query --variant nine --db "$work/nine-3-3" --fen "$fen" "$fen"
 expect_error turns --variant five "********/********/******** w p p 0 5 0 5 0 0 0 0 0 0 0 0 1"
 
+# morris play: turns typed on standard input, answers from the database.
+"$morris" solve --variant five --db "$work/five" --no-progress >/dev/null
+win_in_1="WW.......WB..BB. w 0 0"  # White: c5-a5 closes a mill, Black is left with 2
+play() { "$morris" play --variant five --db "$work/five" "$@" 2>&1; }
+out=$(printf 'zz\nturns\nc5-a5xd2\n' | play --position "$win_in_1") ||
+    fail "play exited $?: $out"
+for needle in "unknown point 'zz'" "Legal turns: a1-c1" "c5-a5xd2     win 1" "White wins"; do
+    [[ $out == *"$needle"* ]] || fail "play as White lacks '$needle': $out"
+done
+out=$(play --as black --position "$win_in_1" </dev/null) || fail "play exited $?: $out"
+[[ $out == *"morris plays c5-a5x"*"White wins"* ]] || fail "play as Black: $out"
+out=$(play </dev/null) || fail "play exited $?: $out"
+[[ $out == *"Game left at"* ]] || fail "play at end of input: $out"
+expect_error play --variant five --db "$work/five" --as green
+expect_error play --variant five --db "$work/none"
+expect_error play --variant five --db "$work/five" --position "a1 a1"
+
 if [[ $failures -ne 0 ]]; then
     echo "cli_test: $failures failure(s)" >&2
     exit 1

@@ -19,7 +19,9 @@
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
 #include "solver/verify.hpp"
+#include "tools/play.hpp"
 #include "tools/query.hpp"
+#include "tools/serve.hpp"
 
 namespace {
 
@@ -293,6 +295,28 @@ int main(int argc, char** argv) {
     prove_command->add_option("--memory-limit", prove_memory,
                               "Refuse to start if it needs more (e.g. 20G); default 80% of RAM");
 
+    VariantOptions serve_variant;
+    ServeOptions serve_options;
+    auto* serve_command =
+        app.add_subcommand("serve", "A web page to look at positions and play, and its JSON API");
+    serve_variant.add_to(serve_command);
+    serve_command->add_option("--db", serve_options.directory, "Database directory")->required();
+    serve_command->add_option("--port", serve_options.port, "Port (0: any free one)")
+        ->check(CLI::Range(0, 65535));
+    serve_command->add_option("--address", serve_options.address,
+                              "Address to listen on (default 127.0.0.1: this machine only)");
+
+    VariantOptions play_variant;
+    std::string play_directory, play_position;
+    Colour play_as = white;
+    auto* play_command = app.add_subcommand("play", "Play against perfect play in the terminal");
+    play_variant.add_to(play_command);
+    play_command->add_option("--db", play_directory, "Database directory")->required();
+    play_command->add_option("--as", play_as, "The side you play: white (default) or black")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, Colour>{{"white", white}, {"black", black}}));
+    play_command->add_option("--position", play_position, "Where to start (default: the start)");
+
     try {
         app.parse(argc, argv);
         if (*perft_command) return run_perft(perft_options, depth, perft_position);
@@ -319,6 +343,9 @@ int main(int argc, char** argv) {
             return run_info(info_variant.resolve(), info_directory, info_plain, info_json);
         if (*prove_command)
             return run_prove(prove_variant, prove_directory, prove_max_nodes, prove_memory);
+        if (*serve_command) return run_serve(serve_variant.resolve(), serve_options);
+        if (*play_command)
+            return run_play(play_variant.resolve(), play_directory, play_as, play_position);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
