@@ -33,9 +33,9 @@ def query(db, position, *options):
 
 
 class Server:
-    def __init__(self, db, *options):
+    def __init__(self, db, *options, variant="five"):
         self.process = subprocess.Popen(
-            [MORRIS, "serve", "--variant", "five", "--db", str(db), "--port", "0", *options],
+            [MORRIS, "serve", "--variant", variant, "--db", str(db), "--port", "0", *options],
             stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         assert "http://127.0.0.1:" in line, line
@@ -368,3 +368,19 @@ def test_page_fits_a_phone(server, browser):
     page.wait_shown(1)
     assert browser.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     browser.screenshot("serve-phone.png")
+
+
+@pytest.mark.parametrize("variant, points, edges", [
+    ("five", 16, 20), ("seven", 17, 24), ("nine", 24, 32), ("nine-diagonal", 24, 40)])
+def test_page_draws_every_board_and_names_a_missing_database(browser, tmp_path, variant, points,
+                                                             edges):
+    s = Server(tmp_path, variant=variant)  # an empty directory: no sector files
+    try:
+        page = Page(browser)
+        browser.page("Page.navigate", url=s.url)
+        page.wait_shown(1)
+        assert browser.evaluate("document.querySelectorAll('#board [data-point]').length") == points
+        assert browser.evaluate("document.querySelectorAll('#board line.edge').length") == edges
+        assert "missing" in browser.evaluate("document.getElementById('error').textContent")
+    finally:
+        s.stop()
