@@ -1,5 +1,6 @@
 #include "db/database.hpp"
 
+#include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
 
 namespace morris {
@@ -54,29 +55,74 @@ Database::Block Database::block(const SectorKey& key, uint32_t block) const {
     return entries;
 }
 
+Database::Stored Database::stored(const Position& position) const {
+    const SectorKey key = sector_of(position);
+    const SectorIndex& index =
+        sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
+    const uint64_t i = index.index(stones_of(position));
+    const SectorFile& f = [&]() -> const SectorFile& {
+        std::lock_guard lock(mutex_);
+        return file(key);
+    }();
+    if (f.info().entries != index.size())
+        throw DatabaseError(f.path().string() + ": holds " + std::to_string(f.info().entries) +
+                            " entries, sector " + to_string(key) + " has " +
+                            std::to_string(index.size()) +
+                            " (entry count does not match the index: foreign file)");
+    const uint32_t b = static_cast<uint32_t>(i / f.info().block_entries);
+    Block entries = block(key, b);
+    return {(*entries)[i - uint64_t{b} * f.info().block_entries], f};
+}
+
 ProbeResult Database::probe(const Position& position) const {
     if (auto why = invalid_reason(variant_, position); !why.empty())
         return {{}, "invalid position: " + why};
     // The side to move with fewer than 3 stones has lost: no file holds these.
     if (position.total(position.side) < kFewestStones) return {{Value::loss, 0}, ""};
     try {
-        const SectorKey key = sector_of(position);
-        const SectorIndex& index =
-            sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
-        const uint64_t i = index.index(stones_of(position));
-        const SectorFile& f = [&]() -> const SectorFile& {
-            std::lock_guard lock(mutex_);
-            return file(key);
-        }();
-        if (f.info().entries != index.size())
-            throw DatabaseError((directory_ / sector_file_name(variant_.name, key)).string() +
-                                ": holds " + std::to_string(f.info().entries) +
-                                " entries, sector " + to_string(key) + " has " +
-                                std::to_string(index.size()) +
-                                " (entry count does not match the index: foreign file)");
-        const uint32_t b = static_cast<uint32_t>(i / f.info().block_entries);
-        Block entries = block(key, b);
-        return {decode((*entries)[i - uint64_t{b} * f.info().block_entries], f.info().code), ""};
+        const Stored s = stored(position);
+        if (s.file.info().code == EntryCode::wdl)
+            return {{},
+                    s.file.path().string() +
+                        ": holds win, draw or loss only (written by morris compact): "
+                        "distances need the full database"};
+        return {decode(s.entry, s.file.info().code), ""};
+    } catch (const std::exception& e) {
+        return {{}, e.what()};
+    }
+}
+
+namespace {
+
+Value flipped(Value v) {
+    return v == Value::win ? Value::loss : v == Value::loss ? Value::win : Value::draw;
+}
+int rank(Value v) { return v == Value::loss ? 0 : v == Value::draw ? 1 : 2; }
+
+}  // namespace
+
+// A WDL file may store, for a position whose value its resetting turns
+// reach, any smaller value (db/compact.hpp): the value is the better of the
+// stored one and those turns'. Resetting turns place or remove a stone, so
+// the recursion ends.
+Value Database::wdl(const Position& position) const {
+    if (position.total(position.side) < kFewestStones) return Value::loss;
+    const Stored s = stored(position);
+    Value best = decode(s.entry, s.file.info().code).value;
+    if (s.file.info().code != EntryCode::wdl || best == Value::win) return best;
+    for_each_loud_turn(variant_, position, [&](const Turn& turn) {
+        if (best == Value::win || !resets_counter(turn)) return;
+        const Value after = flipped(wdl(apply_turn(variant_, position, turn)));
+        if (rank(after) > rank(best)) best = after;
+    });
+    return best;
+}
+
+WdlResult Database::probe_wdl(const Position& position) const {
+    if (auto why = invalid_reason(variant_, position); !why.empty())
+        return {{}, "invalid position: " + why};
+    try {
+        return {wdl(position), ""};
     } catch (const std::exception& e) {
         return {{}, e.what()};
     }

@@ -3,6 +3,7 @@
 //   morris::Database db("db-nine", morris::find_variant("nine"));
 //   morris::ProbeResult r = db.probe(position);
 //   if (r.ok()) use(r.outcome); else report(r.error);
+//   morris::WdlResult w = db.probe_wdl(position);  // also on WDL-only files
 //
 // Symmetry and colour are handled inside; every error is a result naming
 // the file and the problem, never a crash. Thread-safe.
@@ -29,6 +30,12 @@ struct ProbeResult {
     bool ok() const { return error.empty(); }
 };
 
+struct WdlResult {
+    Value value = Value::draw;
+    std::string error;  // empty on success
+    bool ok() const { return error.empty(); }
+};
+
 class Database {
   public:
     static constexpr size_t kDefaultCacheBytes = size_t{64} << 20;
@@ -37,7 +44,11 @@ class Database {
              size_t cache_bytes = kDefaultCacheBytes);
     ~Database();
 
+    // The value and distance; an error on files written by `morris compact`,
+    // which hold win, draw or loss only.
     ProbeResult probe(const Position& position) const;
+    // The value only, from full or WDL-only files.
+    WdlResult probe_wdl(const Position& position) const;
 
     const Variant& variant() const { return variant_; }
     const std::filesystem::path& directory() const { return directory_; }
@@ -55,6 +66,13 @@ class Database {
 
     const SectorFile& file(const SectorKey& key) const;  // opens on first use
     Block block(const SectorKey& key, uint32_t block) const;
+    // A valid position's stored entry and its file; throws DatabaseError.
+    struct Stored {
+        Entry entry;
+        const SectorFile& file;
+    };
+    Stored stored(const Position& position) const;
+    Value wdl(const Position& position) const;  // throws DatabaseError
 
     std::filesystem::path directory_;
     Variant variant_;

@@ -74,7 +74,8 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
         fail(path, "format version " + std::to_string(version) + ", this build reads version " +
                        std::to_string(kFormatVersion));
     const auto encoding = get<uint32_t>(header, kAtEncoding);
-    if (encoding != kEncodingBytePlanes16 && encoding != kEncodingBytePlanes16Explicit)
+    if (encoding != kEncodingBytePlanes16 && encoding != kEncodingBytePlanes16Explicit &&
+        encoding != kEncodingWdlBytes)
         fail(path, "unknown encoding");
 
     SectorFileInfo& info = file->info_;
@@ -91,7 +92,9 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
     info.losses = get<uint64_t>(header, kAtLosses);
     info.longest_win = get<int32_t>(header, kAtLongestWin);
     info.longest_loss = get<int32_t>(header, kAtLongestLoss);
-    info.code = encoding == kEncodingBytePlanes16 ? EntryCode::parity : EntryCode::explicit_value;
+    info.code = encoding == kEncodingBytePlanes16 ? EntryCode::parity
+                : encoding == kEncodingWdlBytes   ? EntryCode::wdl
+                                                  : EntryCode::explicit_value;
     info.file_bytes = file_bytes;
     if (info.block_entries == 0 || info.entries > kMaxEntries ||
         info.blocks != (info.entries + info.block_entries - 1) / info.block_entries)
@@ -115,7 +118,7 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
         if (size > file_bytes - offset) fail(path, "file is truncated (blocks missing)");
         const uint64_t count =
             std::min<uint64_t>(info.block_entries, info.entries - uint64_t{b} * info.block_entries);
-        if ((count * 2 + kMaxExpansion - 1) / kMaxExpansion > size)
+        if ((count * bytes_per_entry(info.code) + kMaxExpansion - 1) / kMaxExpansion > size)
             fail(path,
                  "block " + std::to_string(b) + " is too small for its entries (corrupt file)");
         file->block_offsets_[b] = offset;
@@ -157,13 +160,22 @@ void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
     thread_local std::vector<unsigned char> compressed, planes;
     compressed.resize(block_offsets_[block + 1] - block_offsets_[block]);
     read_exact(fd_, compressed.data(), compressed.size(), block_offsets_[block], path_);
-    planes.resize(count * 2);
+    planes.resize(count * bytes_per_entry(info_.code));
     size_t size = ZSTD_decompressDCtx(context.get(), planes.data(), planes.size(),
                                       compressed.data(), compressed.size());
     if (ZSTD_isError(size) || size != planes.size())
         fail(path_, "block " + std::to_string(block) + " is corrupt (" +
                         (ZSTD_isError(size) ? ZSTD_getErrorName(size) : "wrong size") + ")");
     out.resize(count);
+    if (info_.code == EntryCode::wdl) {
+        for (size_t i = 0; i < count; ++i) {
+            if (planes[i] > kWdlWin)
+                fail(path_, "block " + std::to_string(block) + " is corrupt (a value " +
+                                std::to_string(planes[i]) + " in a WDL file)");
+            out[i] = planes[i];
+        }
+        return;
+    }
     for (size_t i = 0; i < count; ++i)
         out[i] = static_cast<Entry>(planes[i] | planes[count + i] << 8);
 }

@@ -48,6 +48,8 @@ struct SectorFileInfo {
 };
 
 inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
+// WDL files' blocks: one byte an entry, 64 KiB decompressed for a cold probe.
+inline constexpr uint32_t kWdlBlockEntries = 1 << 16;
 
 // The hash of a variant's full rule set (FNV-1a of Variant::rule_text(),
 // stable across builds) that a file records: a file answers only for the

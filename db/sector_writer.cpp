@@ -33,17 +33,21 @@ struct FreeContext {
 };
 using CompressionContext = std::unique_ptr<ZSTD_CCtx, FreeContext>;
 
-CompressionContext compression_context() {
+CompressionContext compression_context(EntryCode code) {
     CompressionContext context(ZSTD_createCCtx());
     if (!context) throw DatabaseError("zstd: cannot create a compression context");
     ZSTD_CCtx* c = context.get();
+    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
+    if (code == EntryCode::wdl) {
+        ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, kWdlLevel);
+        return context;
+    }
     ZSTD_CCtx_setParameter(c, ZSTD_c_strategy, ZSTD_greedy);
     ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, kWindowLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_hashLog, kHashLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_chainLog, kChainLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, kSearchLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, kMinMatch);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
     return context;
 }
 
@@ -63,11 +67,13 @@ struct ValueTally {
     }
 };
 
-std::vector<unsigned char> compress_block(std::span<const Entry> entries, ZSTD_CCtx* compression) {
-    std::vector<unsigned char> planes(entries.size() * 2);
+std::vector<unsigned char> compress_block(std::span<const Entry> entries, EntryCode code,
+                                          ZSTD_CCtx* compression) {
+    std::vector<unsigned char> planes(entries.size() * bytes_per_entry(code));
     for (size_t i = 0; i < entries.size(); ++i) {
         planes[i] = static_cast<unsigned char>(entries[i] & 0xff);
-        planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
+        if (code != EntryCode::wdl)
+            planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
     }
     std::vector<unsigned char> bound(ZSTD_compressBound(planes.size()));
     size_t size =
@@ -83,7 +89,7 @@ std::vector<unsigned char> compress_block(std::span<const Entry> entries, ZSTD_C
 SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
                                  uint64_t rule_hash, const SectorKey& key,
                                  std::span<const Entry> entries, uint32_t block_entries,
-                                 EntryCode code) {
+                                 EntryCode code, const ValueCounts* counts) {
     if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
     if (block_entries == 0) fail(path, "block_entries must be positive");
     const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
@@ -103,8 +109,8 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
                 entries.subspan(first, std::min<size_t>(block_entries, entries.size() - first));
             tally.add(block);
             try {
-                if (!compression) compression = compression_context();
-                compressed[b] = compress_block(block, compression.get());
+                if (!compression) compression = compression_context(code);
+                compressed[b] = compress_block(block, code, compression.get());
             } catch (const std::exception& e) {
                 errors[b] = e.what();
             }
@@ -115,12 +121,12 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
     }
     for (const auto& e : errors)
         if (!e.empty()) fail(path, e);
+    if (counts) wins = counts->wins, draws = counts->draws, losses = counts->losses;
 
     std::vector<unsigned char> header(kHeaderBytes, 0);
     std::memcpy(header.data() + kAtMagic, kMagic, sizeof kMagic);
     put(header, kAtVersion, kFormatVersion);
-    put(header, kAtEncoding,
-        code == EntryCode::parity ? kEncodingBytePlanes16 : kEncodingBytePlanes16Explicit);
+    put(header, kAtEncoding, encoding_of(code));
     std::memcpy(header.data() + kAtVariant, variant.data(), variant.size());
     put(header, kAtRuleHash, rule_hash);
     const uint8_t key_bytes[4] = {key.mover_on_board, key.opponent_on_board, key.mover_in_hand,

@@ -12,13 +12,21 @@
 
 namespace morris {
 
+// How many of a sector's positions are wins, draws and losses.
+struct ValueCounts {
+    uint64_t wins = 0, draws = 0, losses = 0;
+};
+
 // Writes under a temporary name, then renames, so a killed writer leaves no
-// half file; returns what the file says about itself. Throws DatabaseError.
+// half file; returns what the file says about itself. The header counts the
+// entries' values, or `counts` when given (a WDL file whose entries are not
+// all the positions' values). Throws DatabaseError.
 SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
                                  uint64_t rule_hash, const SectorKey& key,
                                  std::span<const Entry> entries,
                                  uint32_t block_entries = kDefaultBlockEntries,
-                                 EntryCode code = EntryCode::parity);
+                                 EntryCode code = EntryCode::parity,
+                                 const ValueCounts* counts = nullptr);
 
 // Reads every entry of a file into `out` (info().entries of them), its
 // blocks decompressed in parallel. Throws DatabaseError.

@@ -39,16 +39,23 @@ enum class EntryCode : uint8_t {
     // hold (a side whose every turn resets into its opponent's win is at
     // loss 1), so the value is a bit of its own (docs/rules.md §8).
     explicit_value,
+    // Win, draw or loss only (files written by `morris compact`): 0 a draw,
+    // 1 a loss, 2 a win; no plies (decoded as -1).
+    wdl,
 };
+
+inline constexpr Entry kWdlLoss = 1, kWdlWin = 2;
 
 constexpr Entry encode(const Outcome& o, EntryCode code = EntryCode::parity) {
     if (o.value == Value::draw) return kDrawEntry;
+    if (code == EntryCode::wdl) return o.value == Value::win ? kWdlWin : kWdlLoss;
     if (code == EntryCode::parity) return static_cast<Entry>(o.plies + 1);
     return static_cast<Entry>(2 * o.plies + (o.value == Value::win ? 1 : 0) + 1);
 }
 constexpr Outcome decode(Entry e, EntryCode code = EntryCode::parity) {
     if (e == kDrawEntry) return {};
     const Value value = e % 2 ? Value::loss : Value::win;
+    if (code == EntryCode::wdl) return {value, -1};
     return {value, code == EntryCode::parity ? e - 1 : (e - 1) / 2};
 }
 

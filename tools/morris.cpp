@@ -15,6 +15,7 @@
 #include "game/perft.hpp"
 #include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
+#include "solver/compact.hpp"
 #include "solver/prove.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
@@ -178,6 +179,19 @@ int run_verify(const VariantOptions& options, const std::string& directory,
     return report.inconsistent == 0 ? 0 : 1;
 }
 
+int run_compact(const VariantOptions& options, const CompactOptions& compact_options) {
+    const Variant v = options.resolve();
+    require_database_directory(compact_options.from.string());
+    const CompactReport r = compact(v, compact_options);
+    fmt::print("{} sectors written, {} already there, {} not in {}\n", r.sectors_written,
+               r.sectors_skipped, r.sectors_missing, compact_options.from.string());
+    if (r.positions > 0)
+        fmt::print("{} positions, {:.1f}% stored exactly, {} bytes, {:.3f} bits per position\n",
+                   r.positions, 100.0 * static_cast<double>(r.stored_exactly) / r.positions,
+                   r.bytes, 8.0 * static_cast<double>(r.bytes) / r.positions);
+    return 0;
+}
+
 int run_prove(const VariantOptions& options, const std::string& directory, uint64_t max_nodes,
               const std::string& memory_limit) {
     Variant v = options.resolve();
@@ -295,6 +309,17 @@ int main(int argc, char** argv) {
     prove_command->add_option("--memory-limit", prove_memory,
                               "Refuse to start if it needs more (e.g. 20G); default 80% of RAM");
 
+    VariantOptions compact_variant;
+    CompactOptions compact_options;
+    auto* compact_command = app.add_subcommand(
+        "compact", "Write a database's win/draw/loss-only copy, small enough to ship");
+    compact_variant.add_to(compact_command);
+    compact_command->add_option("--db", compact_options.from, "The full database")->required();
+    compact_command->add_option("--out", compact_options.to, "Directory for the WDL files")
+        ->required();
+    compact_command->add_option("--threads", compact_options.threads, "Threads (default: all)");
+    compact_command->add_flag("!--no-progress", compact_options.progress, "No progress line");
+
     VariantOptions serve_variant;
     ServeOptions serve_options;
     auto* serve_command =
@@ -343,6 +368,7 @@ int main(int argc, char** argv) {
             return run_info(info_variant.resolve(), info_directory, info_plain, info_json);
         if (*prove_command)
             return run_prove(prove_variant, prove_directory, prove_max_nodes, prove_memory);
+        if (*compact_command) return run_compact(compact_variant, compact_options);
         if (*serve_command) return run_serve(serve_variant.resolve(), serve_options);
         if (*play_command)
             return run_play(play_variant.resolve(), play_directory, play_as, play_position);

@@ -1,0 +1,138 @@
+// morris compact (solver/compact.hpp) and the WDL probe (Database::probe_wdl):
+// for every position of every sector compacted, the WDL-only copy gives the
+// value the full database holds, though it stores some positions' values
+// inexactly; and the copy is smaller, resumable and refuses distance probes.
+#include "solver/compact.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "db/database.hpp"
+#include "game/notation.hpp"
+#include "indexing/perfect_hash.hpp"
+#include "solver/sector_graph.hpp"
+#include "solver/solve.hpp"
+#include "temp_dir.hpp"
+
+namespace morris {
+namespace {
+
+namespace fs = std::filesystem;
+using test_support::TempDir;
+
+void solve_into(const Variant& v, const fs::path& dir, const std::vector<SectorKey>& sectors = {}) {
+    SolveOptions options;
+    options.directory = dir;
+    options.progress = false;
+    options.targets = sectors;
+    solve(v, options);
+}
+
+CompactReport compact_into(const Variant& v, const fs::path& from, const fs::path& to) {
+    CompactOptions options;
+    options.from = from;
+    options.to = to;
+    options.progress = false;
+    return compact(v, options);
+}
+
+uint64_t directory_bytes(const fs::path& dir) {
+    uint64_t bytes = 0;
+    for (const auto& entry : fs::directory_iterator(dir)) bytes += entry.file_size();
+    return bytes;
+}
+
+// Every position of every sector in `wdl`: its WDL probe there equals the
+// value of the full database in `full`. Returns how many were compared.
+uint64_t expect_same_values(const Variant& v, const fs::path& full, const fs::path& wdl) {
+    const Database full_db(full, v), wdl_db(wdl, v);
+    uint64_t compared = 0, wrong = 0;
+    for (const SectorKey& key : sector_graph(v).sectors) {
+        if (!fs::exists(wdl / sector_file_name(v.name, key))) continue;
+        const SectorIndex& index =
+            sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
+        const Colour side = side_to_move(v, key);
+        index.for_each([&](uint64_t, Stones stones) {
+            const Position p = position_of(key, stones, side);
+            const ProbeResult expected = full_db.probe(p);
+            const WdlResult got = wdl_db.probe_wdl(p);
+            ASSERT_TRUE(expected.ok()) << expected.error;
+            ASSERT_TRUE(got.ok()) << got.error;
+            if (got.value != expected.outcome.value && ++wrong <= 5)
+                ADD_FAILURE() << to_string(v, p) << ": WDL " << to_string(got.value)
+                              << ", full database " << to_string(expected.outcome);
+            EXPECT_EQ(full_db.probe_wdl(p).value, expected.outcome.value);
+            ++compared;
+        });
+    }
+    EXPECT_EQ(wrong, 0u);
+    return compared;
+}
+
+TEST(Compact, FiveGivesEveryValueFromFewerBytes) {
+    const Variant v = find_variant("five");
+    TempDir full("compact-five"), wdl("compact-five-wdl");
+    solve_into(v, full.path());
+    const CompactReport report = compact_into(v, full.path(), wdl.path());
+    EXPECT_EQ(report.sectors_written, sector_graph(v).sectors.size());
+    EXPECT_EQ(report.positions, 1006923u);
+    EXPECT_LT(report.stored_exactly, report.positions * 9 / 10);  // the search does some work
+    EXPECT_LT(directory_bytes(wdl.path()) * 3, directory_bytes(full.path()));
+    EXPECT_EQ(expect_same_values(v, full.path(), wdl.path()), 1006923u);
+}
+
+TEST(Compact, OtherRulesAndFlyingGiveEveryValue) {
+    Variant strict = find_variant("five");
+    apply_rule(strict, "removal=strict");
+    apply_rule(strict, "double_mill=two");
+    TempDir full("compact-strict"), wdl("compact-strict-wdl");
+    solve_into(strict, full.path());
+    compact_into(strict, full.path(), wdl.path());
+    EXPECT_EQ(expect_same_values(strict, full.path(), wdl.path()), 1006923u);
+
+    // Nine's flying endgames: 4-4 and what it needs (3-3, 4-3, 3-4): a
+    // partial database, compacted as far as it goes.
+    const Variant nine = find_variant("nine");
+    TempDir nine_full("compact-nine"), nine_wdl("compact-nine-wdl");
+    solve_into(nine, nine_full.path(), {*parse_sector("4-4-0-0")});
+    const CompactReport report = compact_into(nine, nine_full.path(), nine_wdl.path());
+    EXPECT_EQ(report.sectors_written, 4u);
+    EXPECT_GT(report.sectors_missing, 500u);
+    EXPECT_GT(expect_same_values(nine, nine_full.path(), nine_wdl.path()), 3000000u);
+}
+
+TEST(Compact, ResumesAndRefusesDistanceProbesAndTheNMoveRule) {
+    const Variant v = find_variant("five");
+    TempDir full("compact-resume"), wdl("compact-resume-wdl");
+    solve_into(v, full.path());
+    compact_into(v, full.path(), wdl.path());
+    const fs::path removed = wdl.path() / sector_file_name(v.name, *parse_sector("4-4-0-0"));
+    fs::remove(removed);
+    const CompactReport again = compact_into(v, full.path(), wdl.path());
+    EXPECT_EQ(again.sectors_written, 1u);
+    EXPECT_EQ(again.sectors_skipped, sector_graph(v).sectors.size() - 1);
+    EXPECT_TRUE(fs::exists(removed));
+
+    const Database db(wdl.path(), v);
+    const Position start = start_position(v);
+    const ProbeResult distance = db.probe(start);
+    EXPECT_NE(distance.error.find("distances need the full database"), std::string::npos)
+        << distance.error;
+    EXPECT_TRUE(db.probe_wdl(start).ok());
+
+    // A damaged WDL file is an error naming it.
+    const fs::path start_file = wdl.path() / sector_file_name(v.name, sector_of(start));
+    fs::resize_file(start_file, 200);
+    const WdlResult damaged = Database(wdl.path(), v).probe_wdl(start);
+    EXPECT_NE(damaged.error.find(start_file.filename().string()), std::string::npos)
+        << damaged.error;
+
+    Variant rule = v;
+    apply_rule(rule, "n_move=20");
+    EXPECT_THROW(compact_into(rule, full.path(), wdl.path()), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace morris
