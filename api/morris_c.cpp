@@ -125,10 +125,29 @@ morris_status morris_probe(morris_db* db, const morris_position* position,
     if (c.status != MORRIS_OK) return fail(c.status, c.error);
     try {
         const morris::ProbeResult r = db->database.probe(c.position);
-        if (!r.ok()) return fail(MORRIS_DATABASE_ERROR, r.error);
+        if (!r.ok())
+            return fail(r.needs_full_database ? MORRIS_WDL_ONLY : MORRIS_DATABASE_ERROR, r.error);
         *outcome = to_c(morris::at_counter(db->database.variant().rules, r.outcome, c.counter));
         return succeed();
     } catch (const std::exception& e) {  // e.g. out of memory
+        return fail(MORRIS_DATABASE_ERROR, e.what());
+    }
+}
+
+morris_status morris_probe_wdl(morris_db* db, const morris_position* position,
+                               morris_value* value) {
+    if (!value) return fail(MORRIS_BAD_ARGUMENT, "morris_probe_wdl: a NULL value");
+    Checked c = check(db, position);
+    if (c.status != MORRIS_OK) return fail(c.status, c.error);
+    if (c.counter != 0)
+        return fail(MORRIS_BAD_POSITION,
+                    "morris_probe_wdl reads values at counter 0; use morris_probe");
+    try {
+        const morris::WdlResult r = db->database.probe_wdl(c.position);
+        if (!r.ok()) return fail(MORRIS_DATABASE_ERROR, r.error);
+        *value = to_c(morris::Outcome{r.value, 0}).value;
+        return succeed();
+    } catch (const std::exception& e) {
         return fail(MORRIS_DATABASE_ERROR, e.what());
     }
 }
@@ -141,7 +160,9 @@ morris_status morris_turns(morris_db* db, const morris_position* position, morri
     if (c.status != MORRIS_OK) return fail(c.status, c.error);
     try {
         const morris::RankedTurns ranked = morris::rank_turns(db->database, c.position, c.counter);
-        if (!ranked.ok()) return fail(MORRIS_DATABASE_ERROR, ranked.error);
+        if (!ranked.ok())
+            return fail(ranked.needs_full_database ? MORRIS_WDL_ONLY : MORRIS_DATABASE_ERROR,
+                        ranked.error);
         *count = ranked.turns.size();
         if (ranked.turns.size() > capacity)
             return fail(MORRIS_BUFFER_TOO_SMALL, std::to_string(ranked.turns.size()) +

@@ -85,7 +85,8 @@ ProbeResult Database::probe(const Position& position) const {
             return {{},
                     s.file.path().string() +
                         ": holds win, draw or loss only (written by morris compact): "
-                        "distances need the full database"};
+                        "distances need the full database",
+                    true};
         return {decode(s.entry, s.file.info().code), ""};
     } catch (const std::exception& e) {
         return {{}, e.what()};

@@ -27,6 +27,8 @@ namespace morris {
 struct ProbeResult {
     Outcome outcome;
     std::string error;  // empty on success
+    // The error is that the file holds win, draw or loss only (morris compact).
+    bool needs_full_database = false;
     bool ok() const { return error.empty(); }
 };
 

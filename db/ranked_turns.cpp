@@ -51,7 +51,7 @@ RankedTurns rank_turns(const Database& db, const Position& p, int counter) {
     generate_turns(db.variant(), p, turns);
     for (const Turn& t : turns) {
         ProbeResult r = db.probe(apply_turn(db.variant(), p, t));
-        if (!r.ok()) return {{}, r.error};
+        if (!r.ok()) return {{}, r.error, r.needs_full_database};
         const Outcome after = after_turn(rules, t, r.outcome, counter);
         result.turns.push_back({t, for_the_mover(after),
                                 after.value == Value::draw && r.outcome.value != Value::draw});

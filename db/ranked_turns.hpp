@@ -26,8 +26,9 @@ struct RankedTurn {
 };
 
 struct RankedTurns {
-    std::vector<RankedTurn> turns;  // best first; ties in generation order
-    std::string error;              // empty on success
+    std::vector<RankedTurn> turns;     // best first; ties in generation order
+    std::string error;                 // empty on success
+    bool needs_full_database = false;  // as ProbeResult's
     bool ok() const { return error.empty(); }
 };
 

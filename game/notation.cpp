@@ -171,7 +171,7 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
             throw NotationError("turn '" + std::string(word) + "' at ply " + std::to_string(ply) +
                                 " comes after the game was drawn by n_move=" + std::to_string(n));
         at.position = apply_turn(v, at.position, turn);
-        at.counter = counter_after(turn, at.counter);
+        if (v.rules.has_n_move()) at.counter = counter_after(turn, at.counter);
         if (v.rules.has_n_move() && at.counter >= n && status(v, at.position) == Status::loss)
             at.counter = n - 1;  // the loss ends the game first: no turn follows
     }

@@ -5,6 +5,7 @@
 //   with morris.open("db-six", "six") as db:
 //       db.probe("d2 b4 a1")        # Outcome(value='draw', plies=None)
 //       db.turns("d2 b4 a1")[0]     # Turn(text='a4', value='draw', plies=None)
+//       db.probe_wdl("d2 b4 a1")    # 'draw', also from WDL-only files
 //
 // Positions are text in any form the morris tool reads: "<board> <side>
 // <white-in-hand> <black-in-hand> [counter]", a list of turns from the
@@ -80,6 +81,19 @@ class PyDatabase {
         }
         if (!r.ok()) throw DatabaseError(r.error);
         return to_python(morris::at_counter(db().variant().rules, r.outcome, at.counter));
+    }
+
+    std::string probe_wdl(const std::string& text) const {
+        const morris::CountedPosition at = parse(text);
+        if (at.counter != 0)
+            throw std::invalid_argument("probe_wdl reads values at counter 0; use probe");
+        morris::WdlResult r;
+        {
+            py::gil_scoped_release unlocked;
+            r = db().probe_wdl(at.position);
+        }
+        if (!r.ok()) throw DatabaseError(r.error);
+        return morris::to_string(r.value);
     }
 
     std::vector<PyTurn> turns(const std::string& text) const {
@@ -165,6 +179,9 @@ PYBIND11_MODULE(morris, m) {
     py::class_<PyDatabase>(m, "Database", "An open database directory")
         .def("probe", &PyDatabase::probe, py::arg("position"),
              "The position's Outcome at its counter")
+        .def("probe_wdl", &PyDatabase::probe_wdl, py::arg("position"),
+             "The position's value, 'win', 'draw' or 'loss', from full or WDL-only files "
+             "(morris compact)")
         .def("turns", &PyDatabase::turns, py::arg("position"),
              "Every legal Turn, best first for the side to move")
         .def("position", &PyDatabase::position, py::arg("position"),

@@ -7,7 +7,10 @@
  * and that probes from several threads agree; then prints, for each
  * POSITION, its value at its counter and each legal turn with its value for
  * the mover, best first, one per line, for tests/lookup_test.sh to compare
- * with morris query. RULES are option=value words ("" for none).
+ * with morris query. RULES are option=value words ("" for none). With
+ * MORRIS_WDL_DIR naming DIR's WDL-only copy (morris compact), also checks
+ * that morris_probe_wdl there gives each POSITION's value from DIR, and that
+ * distance probes there say they need the full database.
  */
 #include <morris/morris.h>
 #include <pthread.h>
@@ -152,6 +155,28 @@ static int print_ranked(morris_db* db, const char* text) {
     return 0;
 }
 
+static void check_wdl(morris_db* full, const char* wdl_directory, const char* variant,
+                      const char* position) {
+    morris_db* wdl = morris_open(wdl_directory, variant, NULL);
+    morris_position p;
+    morris_outcome o;
+    morris_value value = MORRIS_DRAW, full_value = MORRIS_DRAW;
+    size_t count = 0;
+    expect(wdl != NULL, "the WDL copy opens");
+    if (!wdl) return;
+    expect_status(morris_parse_position(wdl, position, &p), MORRIS_OK, "a position parses");
+    expect_status(morris_probe_wdl(wdl, &p, &value), MORRIS_OK, "a WDL probe answers");
+    expect_status(morris_probe_wdl(full, &p, &full_value), MORRIS_OK, "full files answer WDL");
+    expect_status(morris_probe(full, &p, &o), MORRIS_OK, "full files answer");
+    expect(value == o.value && full_value == o.value, "the WDL copy gives the full value");
+    expect_status(morris_probe(wdl, &p, &o), MORRIS_WDL_ONLY, "no distances from WDL files");
+    expect(strstr(morris_error(), "full database") != NULL, "the message says what is needed");
+    expect_status(morris_turns(wdl, &p, NULL, 0, &count), MORRIS_WDL_ONLY,
+                  "no ranked turns from WDL files");
+    expect_status(morris_probe_wdl(wdl, &p, NULL), MORRIS_BAD_ARGUMENT, "NULL value refused");
+    morris_close(wdl);
+}
+
 int main(int argc, char** argv) {
     if (argc < 5) {
         fprintf(stderr, "usage: c_api_test DIR VARIANT RULES POSITION...\n");
@@ -161,7 +186,11 @@ int main(int argc, char** argv) {
     check_threads(argv[1], argv[2], argv[3]);
     if (failures) return 1;
     morris_db* db = morris_open(argv[1], argv[2], argv[3]);
-    for (int i = 4; i < argc; ++i) failures += print_ranked(db, argv[i]);
+    const char* wdl_directory = getenv("MORRIS_WDL_DIR");
+    for (int i = 4; i < argc; ++i) {
+        if (wdl_directory) check_wdl(db, wdl_directory, argv[2], argv[i]);
+        failures += print_ranked(db, argv[i]);
+    }
     morris_close(db);
     return failures ? 1 : 0;
 }

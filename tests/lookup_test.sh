@@ -13,6 +13,7 @@ db=$(mktemp -d)
 trap 'rm -rf "$db"' EXIT
 "$morris" solve --variant five --db "$db/five" --no-progress >/dev/null
 "$morris" solve --variant five --db "$db/five-n9" --rule n_move=9 --no-progress >/dev/null
+"$morris" compact --variant five --db "$db/five" --out "$db/five-wdl" --no-progress >/dev/null
 
 # What morris query says of each position: its value line, then its turn
 # lines "<turn> <value>".
@@ -49,7 +50,9 @@ for program in "$@"; do
         for position in "${positions[@]}"; do
             expected+=$(query "$db/$dir" "$rules" "$position")$'\n'
         done
-        actual=$("$program" "$db/$dir" five "$rules" "${positions[@]}")$'\n'
+        wdl=()
+        [[ $dir == five ]] && wdl=(env MORRIS_WDL_DIR="$db/five-wdl")  # read by c_api_test
+        actual=$("${wdl[@]}" "$program" "$db/$dir" five "$rules" "${positions[@]}")$'\n'
         if [[ $expected != "$actual" ]]; then
             echo "FAIL: $name disagrees with morris query on $dir" >&2
             diff <(echo "$expected") <(echo "$actual") >&2 || true

@@ -359,6 +359,30 @@ TEST(TurnListNotation, TurnsFromTheStartArePositions) {
     EXPECT_EQ(parse_position_or_turns(v, "........................ w 9 9"), start_position(v));
 }
 
+// The counter counts only under the N-move rule: without it a turn list's
+// moves leave it 0 (a counter there would be refused by every probe).
+TEST(TurnListNotation, CounterCountsMovesOnlyUnderTheNMoveRule) {
+    Variant v = find_variant("five");
+    Variant rule = v;
+    apply_rule(rule, "n_move=50");
+    // A game of the last legal turn each ply, into the moving phase.
+    Position p = start_position(v);
+    std::string game;
+    int quiet = 0;
+    std::vector<Turn> turns;
+    for (int ply = 0; ply < 16; ++ply) {
+        generate_turns(v, p, turns);
+        ASSERT_FALSE(turns.empty());
+        const Turn t = turns.back();
+        quiet = t.is_placement() || t.removals() > 0 ? 0 : quiet + 1;
+        game += (game.empty() ? "" : " ") + to_string(v, t);
+        p = apply_turn(v, p, t);
+    }
+    ASSERT_GT(quiet, 0) << game;
+    EXPECT_EQ(parse_counted_position(v, game).counter, 0) << game;
+    EXPECT_EQ(parse_counted_position(rule, game).counter, quiet) << game;
+}
+
 TEST(TurnListNotation, IllegalTurnIsANotationError) {
     Variant v = find_variant("nine");
     expect_notation_error([&] { parse_position_or_turns(v, "d2 d2"); },

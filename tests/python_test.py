@@ -41,6 +41,9 @@ def dbs(tmp_path_factory):
     solve(root / "five", "five")
     solve(root / "five-n9", "five", "--rule", "n_move=9")
     solve(root / "nine", "nine", "--sectors", "3-3-0-0")
+    subprocess.run([MORRIS, "compact", "--variant", "five", "--db", str(root / "five"), "--out",
+                    str(root / "five-wdl"), "--no-progress"], check=True,
+                   stdout=subprocess.DEVNULL)
     return root
 
 
@@ -154,3 +157,20 @@ def test_missing_and_damaged_files_raise_database_error(dbs, tmp_path):
     with pytest.raises(morris.DatabaseError, match="closed"):
         db.probe("")
     assert issubclass(morris.DatabaseError, RuntimeError)
+
+
+def test_wdl_only_files_give_values_not_distances(dbs):
+    full = morris.open(str(dbs / "five"), "five")
+    wdl = morris.open(str(dbs / "five-wdl"), "five")
+    rng = random.Random(7)
+    for _ in range(200):
+        moves = []
+        for _ in range(rng.randrange(30)):
+            turns = full.turns(" ".join(moves))
+            if not turns:
+                break
+            moves.append(rng.choice(turns).text)
+        position = " ".join(moves)
+        assert wdl.probe_wdl(position) == full.probe(position).value == full.probe_wdl(position)
+    with pytest.raises(morris.DatabaseError, match="full database"):
+        wdl.probe("")

@@ -41,13 +41,16 @@ typedef enum morris_value {
 
 /* What a function returns. */
 typedef enum morris_status {
-    MORRIS_OK = 0,              /* done */
-    MORRIS_BAD_ARGUMENT = 1,    /* a NULL pointer, or a text that does not parse */
-    MORRIS_BAD_POSITION = 2,    /* not a valid position of the variant (docs/rules.md §6),
-                                   or a counter out of range (§8) */
-    MORRIS_DATABASE_ERROR = 3,  /* a file is missing, truncated, corrupt, or written for
-                                   another variant or rule set */
-    MORRIS_BUFFER_TOO_SMALL = 4 /* more turns than the array holds; *count says how many */
+    MORRIS_OK = 0,               /* done */
+    MORRIS_BAD_ARGUMENT = 1,     /* a NULL pointer, or a text that does not parse */
+    MORRIS_BAD_POSITION = 2,     /* not a valid position of the variant (docs/rules.md §6),
+                                    or a counter out of range (§8) */
+    MORRIS_DATABASE_ERROR = 3,   /* a file is missing, truncated, corrupt, or written for
+                                    another variant or rule set */
+    MORRIS_BUFFER_TOO_SMALL = 4, /* more turns than the array holds; *count says how many */
+    MORRIS_WDL_ONLY = 5          /* the files hold win, draw or loss only (morris compact):
+                                    distances and ranked turns need the full database;
+                                    morris_probe_wdl answers */
 } morris_status;
 
 /* Colours, as indices of morris_position's arrays. */
@@ -105,9 +108,15 @@ MORRIS_API void morris_close(morris_db* db);
 /* The calling thread's message for its last failed call, "" if none failed. */
 MORRIS_API const char* morris_error(void);
 
-/* Stores the value of `position` at its counter, with its distance. */
+/* Stores the value of `position` at its counter, with its distance; on
+ * WDL-only files, MORRIS_WDL_ONLY. */
 MORRIS_API morris_status morris_probe(morris_db* db, const morris_position* position,
                                       morris_outcome* outcome);
+
+/* Stores the value of `position` (at counter 0) from full or WDL-only files:
+ * the probe to use at every node of a search. */
+MORRIS_API morris_status morris_probe_wdl(morris_db* db, const morris_position* position,
+                                          morris_value* value);
 
 /* Stores every legal turn of `position`, best first for its side to move
  * (wins fastest first, then draws, then losses longest first; ties in a fixed
