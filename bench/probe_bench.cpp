@@ -5,7 +5,8 @@
 // The database is Six Men's Morris, solved into a temporary directory the
 // first time a Probe benchmark runs (a few seconds) and removed at exit; set
 // MORRIS_BENCH_DB to a solved database directory to use that instead (its
-// variant is read from the file names).
+// variant is read from the file names), and MORRIS_BENCH_WDL to its WDL-only
+// copy (morris compact) for the ProbeWdl benchmarks.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "db/database.hpp"
 #include "db/sector_file.hpp"
 #include "indexing/perfect_hash.hpp"
+#include "solver/compact.hpp"
 #include "solver/solve.hpp"
 
 namespace {
@@ -158,6 +160,71 @@ void BM_ProbeCold(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ProbeCold);
+
+// The WDL-only copy of the database (morris compact): MORRIS_BENCH_WDL names
+// one, else the bench database is compacted into a temporary directory.
+const fs::path& wdl_directory() {
+    struct Copy {
+        fs::path directory;
+        bool owned = false;
+        ~Copy() {
+            std::error_code ec;
+            if (owned) fs::remove_all(directory, ec);
+        }
+    };
+    static const Copy copy = [] {
+        Copy c;
+        if (const char* given = std::getenv("MORRIS_BENCH_WDL"); given && *given) {
+            c.directory = given;
+            return c;
+        }
+        const BenchDatabase& db = bench_database();
+        c.directory = db.directory;
+        c.directory += "-wdl";
+        c.owned = true;
+        CompactOptions options{db.directory, c.directory, 0, false};
+        compact(db.variant, options);
+        return c;
+    }();
+    return copy.directory;
+}
+
+void check(const WdlResult& r, benchmark::State& state) {
+    if (!r.ok()) state.SkipWithError(r.error.c_str());
+}
+
+// As BM_ProbeWarm on the WDL-only copy: the stored value, and for a position
+// that does not store a win, the search of its resetting turns.
+void BM_ProbeWdlWarm(benchmark::State& state) {
+    const BenchDatabase& db = bench_database();
+    const Database database(wdl_directory(), db.variant);
+    const auto positions = random_positions(64, 1);
+    for (const auto& p : positions) check(database.probe_wdl(p), state);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(database.probe_wdl(positions[i]));
+        i = (i + 1) & 63;
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeWdlWarm);
+
+// As BM_ProbeCold on the WDL-only copy: a block of 64 KiB decompressed for
+// nearly every probe, and more for its resetting turns' positions.
+void BM_ProbeWdlCold(benchmark::State& state) {
+    const BenchDatabase& db = bench_database();
+    const Database database(wdl_directory(), db.variant, 4096);
+    constexpr size_t kSamples = 1 << 14;
+    const auto positions = random_positions(kSamples, 2);
+    check(database.probe_wdl(positions[0]), state);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(database.probe_wdl(positions[i]));
+        i = (i + 1) & (kSamples - 1);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ProbeWdlCold);
 
 // A fresh Database for every probe: opening the sector file (header and
 // index checks) plus one block, what a one-shot `morris query` pays.
