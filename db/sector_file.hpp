@@ -9,7 +9,8 @@
 //            FNV-1a checksum of the index
 //   blocks   zstd frames with content checksums; a block of n entries holds
 //            their low bytes, then their high bytes (byte planes compress
-//            better than interleaved 16-bit values)
+//            better than interleaved 16-bit values); in a WDL-only file
+//            (EntryCode::wdl, written by morris compact) one byte each
 #pragma once
 
 #include <cstdint>
