@@ -1,0 +1,146 @@
+// morris_host: what this host's memory does with the solver's access
+// patterns, in about ten seconds, so that every speed figure can name its
+// host (scripts/host.sh runs it). The solve is bound by memory latency: its
+// arrays are gigabytes read and written at random, in huge pages.
+//
+//   latency      a dependent pointer chase over 64 MiB and 1 GiB (ns a load)
+//   updates      random one-byte increments into 1 GiB, each address
+//                prefetched 16 updates ahead, on one thread (M/s): push's and
+//                the first pass's pattern
+//   sequential   reading 1 GiB in order (GB/s)
+//   huge pages   whether the 1 GiB array, allocated as the solver allocates
+//                its arrays (indexing/huge_array.hpp), got transparent huge pages
+#include <fmt/core.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "indexing/huge_array.hpp"
+
+namespace {
+
+using morris::HugeArray;
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kMiB = size_t{1} << 20;
+constexpr double kSecondsPerTest = 1.5;
+constexpr int kPrefetchDistance = 16;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The first line of `path` starting with `key`, after the key; "" if none.
+std::string field(const char* path, const std::string& key) {
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind(key, 0) == 0) {
+            const size_t start = line.find_first_not_of(" \t:", key.size());
+            return start == std::string::npos ? "" : line.substr(start);
+        }
+    return "";
+}
+
+std::string first_line(const char* path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+// Nanoseconds a load when each address depends on the one before: a single
+// random cycle through `bytes` of 8-byte slots, one slot per 64-byte line.
+double chase_latency(size_t bytes, std::mt19937_64& rng) {
+    constexpr size_t kSlotsPerLine = 8;
+    const size_t lines = bytes / 64;
+    HugeArray<uint64_t> next(lines * kSlotsPerLine);
+    std::vector<uint32_t> order(lines);
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t i = 0; i < lines; ++i)
+        next[order[i] * kSlotsPerLine] = order[(i + 1) % lines] * kSlotsPerLine;
+    uint64_t at = order[0] * kSlotsPerLine, loads = 0;
+    const auto start = Clock::now();
+    do {
+        for (int k = 0; k < 1 << 16; ++k) at = next[at];
+        loads += 1 << 16;
+    } while (seconds_since(start) < kSecondsPerTest);
+    const double ns = seconds_since(start) * 1e9 / static_cast<double>(loads);
+    if (at == ~uint64_t{0}) fmt::print("");  // keeps the chase
+    return ns;
+}
+
+// Millions of random one-byte increments a second into `array`, addresses
+// prefetched kPrefetchDistance updates ahead. The addresses come from a
+// generator as they are needed: a table of them would be re-read from cache.
+double update_rate(HugeArray<uint8_t>& array, std::mt19937_64& rng) {
+    uint64_t state = rng() | 1;
+    auto next_target = [&] {  // xorshift64*: a few cycles an address
+        state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
+        return (state * 0x2545f4914f6cdd1dull) % array.size();
+    };
+    uint64_t ahead[kPrefetchDistance];
+    for (auto& t : ahead) t = next_target();
+    constexpr int kBatch = 1 << 20;
+    uint64_t updates = 0;
+    const auto start = Clock::now();
+    do {
+        for (int i = 0; i < kBatch; ++i) {
+            const uint64_t target = ahead[i % kPrefetchDistance];
+            ahead[i % kPrefetchDistance] = next_target();
+            __builtin_prefetch(&array[ahead[i % kPrefetchDistance]], 1);
+            ++array[target];
+        }
+        updates += kBatch;
+    } while (seconds_since(start) < kSecondsPerTest);
+    return static_cast<double>(updates) / seconds_since(start) / 1e6;
+}
+
+double sequential_gbs(const HugeArray<uint8_t>& array) {
+    const auto* words = reinterpret_cast<const uint64_t*>(array.data());
+    const size_t n = array.size() / sizeof(uint64_t);
+    uint64_t sum = 0, bytes = 0;
+    const auto start = Clock::now();
+    do {
+        for (size_t i = 0; i < n; ++i) sum += words[i];
+        bytes += array.size();
+    } while (seconds_since(start) < kSecondsPerTest);
+    if (sum == 1) fmt::print("");  // keeps the reads
+    return static_cast<double>(bytes) / seconds_since(start) / 1e9;
+}
+
+// Kibibytes of the process's anonymous memory in transparent huge pages.
+long huge_kib() {
+    const std::string value = field("/proc/self/smaps_rollup", "AnonHugePages");
+    return value.empty() ? 0 : std::stol(value);
+}
+
+}  // namespace
+
+int main() {
+    std::mt19937_64 rng(20261202);
+    const std::string cpu = field("/proc/cpuinfo", "model name");
+    fmt::print("cpu          {}\n", cpu.empty() ? "unknown" : cpu);
+    fmt::print("cores        {}\n", std::thread::hardware_concurrency());
+    fmt::print("memory       {}\n", field("/proc/meminfo", "MemTotal"));
+    fmt::print("latency      {:.0f} ns over 64 MiB, ", chase_latency(64 * kMiB, rng));
+    std::fflush(stdout);
+    fmt::print("{:.0f} ns over 1 GiB (a dependent load)\n", chase_latency(1024 * kMiB, rng));
+
+    const long huge_before = huge_kib();
+    HugeArray<uint8_t> array(1024 * kMiB, 1);
+    const long huge = huge_kib() - huge_before;
+    fmt::print("updates      {:.1f} M/s (random bytes in 1 GiB, prefetched {} ahead, 1 thread)\n",
+               update_rate(array, rng), kPrefetchDistance);
+    fmt::print("sequential   {:.1f} GB/s (reading 1 GiB, 1 thread)\n", sequential_gbs(array));
+    fmt::print("huge pages   {} of the 1 GiB array (transparent huge pages: {})\n",
+               huge >= 1024 * 1024 ? std::string("all") : fmt::format("{} MiB", huge / 1024),
+               first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
+}
