@@ -14,6 +14,12 @@ struct VariantSpec {
     Rules rules;
 };
 
+// Other names for a variant: the same game, whose databases are the variant's.
+struct Alias {
+    std::string_view name;
+    std::string_view variant;
+};
+
 constexpr Rules kNoFlying{.flying = Flying::none};
 constexpr Rules kStandard{};
 constexpr Rules kFullBoardDraw{.full_board = FullBoard::draw};
@@ -26,13 +32,17 @@ constexpr std::array kVariants{
     VariantSpec{"nine", "b24", 9, kStandard},
     VariantSpec{"nine-diagonal", "b24d", 9, kStandard},
     VariantSpec{"twelve", "b24d", 12, kFullBoardDraw},
-    VariantSpec{"morabaraba", "b24d", 12, kFullBoardDraw},
     VariantSpec{"lasker", "b24", 10, kLasker},
 };
 
+// Twelve Men's Morris under these rules is Gévay and Danner's Morabaraba
+// (docs/rules.md §2).
+constexpr std::array kAliases{Alias{"morabaraba", "twelve"}};
+
 constexpr auto kNames = [] {
-    std::array<std::string_view, kVariants.size()> names{};
+    std::array<std::string_view, kVariants.size() + kAliases.size()> names{};
     for (size_t i = 0; i < kVariants.size(); ++i) names[i] = kVariants[i].name;
+    for (size_t i = 0; i < kAliases.size(); ++i) names[kVariants.size() + i] = kAliases[i].name;
     return names;
 }();
 
@@ -102,6 +112,8 @@ std::string Variant::rule_text() const {
 }
 
 Variant find_variant(std::string_view name) {
+    for (const auto& alias : kAliases)
+        if (alias.name == name) name = alias.variant;
     for (const auto& spec : kVariants) {
         if (spec.name == name) {
             return Variant{std::string(spec.name), find_board(spec.board), spec.stones, spec.rules};

@@ -52,9 +52,11 @@ struct Variant {
     std::string rule_text() const;
 };
 
-// The variants of docs/rules.md §2 by name; throws std::invalid_argument if unknown.
+// The variants of docs/rules.md §2 by name; throws std::invalid_argument if
+// unknown. Another name for a variant ("morabaraba") gives the variant itself
+// ("twelve"), name included: one database answers under either.
 Variant find_variant(std::string_view name);
-std::span<const std::string_view> variant_names();
+std::span<const std::string_view> variant_names();  // other names last
 
 // Applies one "option=value" override; throws std::invalid_argument naming the
 // option or value when either is unknown.

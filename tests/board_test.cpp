@@ -79,6 +79,17 @@ TEST(Variant, AllEightVariantsResolve) {
     EXPECT_EQ(find_variant("twelve").rules.full_board, FullBoard::draw);
 }
 
+// Gévay and Danner's Morabaraba is twelve under these rules: the same
+// variant, name included, so twelve's databases answer for it.
+TEST(Variant, MorabarabaIsAnotherNameForTwelve) {
+    const Variant twelve = find_variant("twelve"), morabaraba = find_variant("morabaraba");
+    EXPECT_EQ(morabaraba.name, "twelve");
+    EXPECT_EQ(morabaraba.board, twelve.board);
+    EXPECT_EQ(morabaraba.stones, twelve.stones);
+    EXPECT_EQ(morabaraba.rules, twelve.rules);
+    EXPECT_EQ(morabaraba.rule_text(), twelve.rule_text());
+}
+
 TEST(Variant, RuleOverridesChangeTheRuleText) {
     Variant v = find_variant("nine");
     const std::string before = v.rule_text();

@@ -140,6 +140,14 @@ expect_error query --variant nine --db "$work/nine-3-3" --fen "${fen/w m s/w m r
 expect_error query --variant nine --db "$work/nine-3-3" --fen "$fen" "$fen"
 expect_error turns --variant five "********/********/******** w p p 0 5 0 5 0 0 0 0 0 0 0 0 1"
 
+# A database of twelve answers under its other name, morabaraba.
+"$morris" solve --variant twelve --db "$work/twelve" --sectors 3-3-0-0 --no-progress >/dev/null
+twelve_3_3="WWW.........BBB......... w 0 0"
+if [[ $("$morris" query --variant morabaraba --db "$work/twelve" "$twelve_3_3" --json) != \
+      "$("$morris" query --variant twelve --db "$work/twelve" "$twelve_3_3" --json)" ]]; then
+    fail "morabaraba and twelve answer differently from one database"
+fi
+
 # morris play: turns typed on standard input, answers from the database.
 "$morris" solve --variant five --db "$work/five" --no-progress >/dev/null
 win_in_1="WW.......WB..BB. w 0 0"  # White: c5-a5 closes a mill, Black is left with 2
