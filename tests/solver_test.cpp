@@ -990,6 +990,36 @@ TEST(Solver, VerifyPassesFiveAndCatchesOneChangedEntry) {
     EXPECT_EQ(inconsistencies(v, dir.path(), {}), 0u) << "the files were put back";
 }
 
+// The larger games' machinery on what fits in CI: twelve's endgames on the
+// board with diagonals and its full board (after the last placement every
+// point is taken: no one can move, a draw under full_board=draw),
+// nine-diagonal's flying endgames, and Lasker's place-or-move sectors, each
+// solved and verified.
+TEST(SolverSlow, TwelveNineDiagonalAndLaskerSmallSectorsAreConsistent) {
+    struct Case {
+        const char* variant;
+        std::vector<SectorKey> sectors;
+    };
+    for (const Case& c :
+         {Case{"twelve", {{4, 4, 0, 0}, {12, 12, 0, 0}}}, Case{"nine-diagonal", {{4, 4, 0, 0}}},
+          Case{"lasker", {{3, 3, 1, 1}, {4, 3, 0, 1}}}}) {
+        const Variant v = find_variant(c.variant);
+        TempDir dir(std::string(c.variant) + "-small");
+        solve_into(v, dir.path(), 2, c.sectors);
+        std::vector<SectorKey> solved;
+        for (const SectorKey& key : sector_graph(v).sectors)
+            if (fs::exists(dir.path() / sector_file_name(v.name, key))) solved.push_back(key);
+        EXPECT_GE(solved.size(), c.sectors.size()) << c.variant;
+        EXPECT_EQ(inconsistencies(v, dir.path(), solved), 0u) << c.variant;
+        if (v.name == "twelve") {
+            const SectorFileInfo full =
+                SectorFile::open_any(dir.path() / sector_file_name(v.name, {12, 12, 0, 0}))->info();
+            EXPECT_EQ(full.entries, 170854u);
+            EXPECT_EQ(full.draws, full.entries) << "a full board is a draw";
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // e) A second run solves only what is missing, and solves it the same.
 
