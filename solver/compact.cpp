@@ -44,19 +44,23 @@ std::vector<Rank> wdl_ranks(const Variant& v, const SectorKey& key, const Solved
         index.for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
             const Position p = position_of(key, stones, side);
             const Rank value = rank_of(decode(values[i], code).value);
-            int reached = -1;  // the best a resetting turn reaches
-            for_each_loud_turn(v, p, [&](const Turn& t) {
-                if (!resets_counter(t) || reached == kWin) return;
-                const Position after = apply_turn(v, p, t);
-                Rank child = kLoss;
-                if (after.total(after.side) >= kFewestStones) {
-                    const auto& table = tables.get(sector_of(after), solved);
-                    child = rank_of(
-                        decode(table.entries[table.index->index(stones_of(after))], code).value);
-                }
-                reached = std::max(reached, kWin - child);
-            });
-            ranks[i] = reached == value ? kAnySmaller : value;
+            // Whether a resetting turn reaches the value; a loss can hold
+            // nothing smaller, so it is stored as it is without looking.
+            bool reached = false;
+            if (value != kLoss)
+                for_each_loud_turn(v, p, [&](const Turn& t) {
+                    if (reached || !resets_counter(t)) return;
+                    const Position after = apply_turn(v, p, t);
+                    Rank child = kLoss;
+                    if (after.total(after.side) >= kFewestStones) {
+                        const auto& table = tables.get(sector_of(after), solved);
+                        child = rank_of(
+                            decode(table.entries[table.index->index(stones_of(after))], code)
+                                .value);
+                    }
+                    reached = kWin - child == value;
+                });
+            ranks[i] = reached ? kAnySmaller : value;
             ++visited;
         });
         bar.advance(visited);
