@@ -192,6 +192,8 @@ morris_status morris_parse_position(const morris_db* db, const char* text,
         position->side_to_move = p.side == morris::white ? MORRIS_WHITE : MORRIS_BLACK;
         position->counter = static_cast<uint16_t>(at.counter);
         return succeed();
+    } catch (const morris::InvalidPositionError& e) {
+        return fail(MORRIS_BAD_POSITION, e.what());
     } catch (const std::exception& e) {
         return fail(MORRIS_BAD_ARGUMENT, e.what());
     }

@@ -102,10 +102,10 @@ int rank(Value v) { return v == Value::loss ? 0 : v == Value::draw ? 1 : 2; }
 
 }  // namespace
 
-// A WDL file may store, for a position whose value its resetting turns
-// reach, any smaller value (db/compact.hpp): the value is the better of the
-// stored one and those turns'. Resetting turns place or remove a stone, so
-// the recursion ends.
+// A WDL file may store, for a position whose value its loud resetting turns
+// (mill-closing placements and removals) reach, any smaller value
+// (solver/compact.hpp): the value is the better of the stored one and those
+// turns'. Each of them places or removes a stone, so the recursion ends.
 Value Database::wdl(const Position& position) const {
     if (position.total(position.side) < kFewestStones) return Value::loss;
     const Stored s = stored(position);

@@ -49,7 +49,8 @@ class Database {
     // The value and distance; an error on files written by `morris compact`,
     // which hold win, draw or loss only.
     ProbeResult probe(const Position& position) const;
-    // The value only, from full or WDL-only files.
+    // The value only, from full or WDL-only files; under the N-move rule, at
+    // counter 0.
     WdlResult probe_wdl(const Position& position) const;
 
     const Variant& variant() const { return variant_; }

@@ -20,7 +20,7 @@ constexpr uint32_t kEncodingBytePlanes16 = 1;          // EntryCode::parity
 constexpr uint32_t kEncodingBytePlanes16Explicit = 2;  // EntryCode::explicit_value
 // One byte per entry, 0 draw, 1 loss, 2 win (EntryCode::wdl); positions whose
 // value a search of their resetting turns finds may hold a smaller value
-// (db/compact.hpp).
+// (solver/compact.hpp).
 constexpr uint32_t kEncodingWdlBytes = 3;
 
 constexpr uint32_t encoding_of(EntryCode code) {

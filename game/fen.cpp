@@ -79,8 +79,9 @@ Position parse_board(std::string_view field) {
                             "' is not three rings of 8 points separated by '/'");
     Position p;
     size_t k = 0;
-    for (char c : field) {
-        if (c == '/') continue;
+    for (size_t at = 0; at < field.size(); ++at) {
+        const char c = field[at];
+        if (at == kRingPoints || at == 2 * kRingPoints + 1) continue;  // checked above
         const Bitboard bit = Bitboard{1} << k;  // in FEN order; mapped by the caller
         if (c == kWhite)
             p.stones[white] |= bit;
@@ -164,7 +165,7 @@ CountedPosition parse_fen(const Variant& v, std::string_view text) {
     if (words[action] == "r")
         throw NotationError("FEN action 'r' says a removal is pending" + kBetweenTurns);
     if (words[action] != "p" && words[action] != "s" && words[action] != "?")
-        throw NotationError("FEN action '" + std::string(words[action]) + "' is not p, s or r");
+        throw NotationError("FEN action '" + std::string(words[action]) + "' is not p, s or ?");
 
     const Field on_board[2] = {white_on_board, black_on_board};
     const Field in_hand[2] = {white_in_hand, black_in_hand};
@@ -194,11 +195,11 @@ CountedPosition parse_fen(const Variant& v, std::string_view text) {
     for (size_t k = kFields; k < words.size(); ++k) check_token(words[k]);
 
     if (auto why = invalid_reason(v, p); !why.empty())
-        throw NotationError("invalid position for " + v.name + ": " + why);
+        throw InvalidPositionError("invalid position for " + v.name + ": " + why);
     // Without the N-move rule the counter cannot change the value.
     const int counter = v.rules.has_n_move() ? plies : 0;
     if (const std::string flaw = counter_flaw(v.rules, counter); !flaw.empty())
-        throw NotationError("FEN rule50: " + flaw);
+        throw InvalidPositionError("FEN rule50: " + flaw);
     return {p, counter};
 }
 

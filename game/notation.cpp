@@ -92,7 +92,7 @@ Position parse_position(const Variant& v, std::string_view text) {
     p.in_hand[white] = static_cast<uint8_t>(parse_count(w[2], "white-in-hand"));
     p.in_hand[black] = static_cast<uint8_t>(parse_count(w[3], "black-in-hand"));
     if (auto why = invalid_reason(v, p); !why.empty())
-        throw NotationError("invalid position for " + v.name + ": " + why);
+        throw InvalidPositionError("invalid position for " + v.name + ": " + why);
     return p;
 }
 
@@ -156,9 +156,9 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
             throw NotationError("counter '" + std::string(word) +
                                 "' is not a number of plies since the last placement or removal");
         // A counter written out is an error without the rule, even 0.
-        if (!v.rules.has_n_move()) throw NotationError(counter_flaw(v.rules, 1));
+        if (!v.rules.has_n_move()) throw InvalidPositionError(counter_flaw(v.rules, 1));
         if (const std::string flaw = counter_flaw(v.rules, counter); !flaw.empty())
-            throw NotationError(flaw);
+            throw InvalidPositionError(flaw);
         const std::string position(text.substr(0, static_cast<size_t>(word.data() - text.data())));
         return {parse_position(v, position), counter};
     }

@@ -21,6 +21,11 @@ std::string to_string(const Variant& variant, const Turn& turn);
 struct NotationError : std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
+// Text that reads as a position, but not a valid one (docs/rules.md §6), or
+// a counter out of range (§8).
+struct InvalidPositionError : NotationError {
+    using NotationError::NotationError;
+};
 
 // Parses "<board> <side> <white-in-hand> <black-in-hand>" and checks validity.
 Position parse_position(const Variant& variant, std::string_view text);

@@ -69,42 +69,45 @@ class PyDatabase {
             morris::apply_rule(v, assignment);
         if (!std::filesystem::is_directory(directory))
             throw DatabaseError(directory + ": no such database directory");
-        database_ = std::make_unique<morris::Database>(directory, std::move(v));
+        database_ = std::make_shared<const morris::Database>(directory, std::move(v));
     }
 
     PyOutcome probe(const std::string& text) const {
-        const morris::CountedPosition at = parse(text);
+        const auto db = open_database();  // kept while the GIL is released
+        const morris::CountedPosition at = parse(*db, text);
         morris::ProbeResult r;
         {
             py::gil_scoped_release unlocked;  // other Python threads may probe meanwhile
-            r = db().probe(at.position);
+            r = db->probe(at.position);
         }
         if (!r.ok()) throw DatabaseError(r.error);
-        return to_python(morris::at_counter(db().variant().rules, r.outcome, at.counter));
+        return to_python(morris::at_counter(db->variant().rules, r.outcome, at.counter));
     }
 
     std::string probe_wdl(const std::string& text) const {
-        const morris::CountedPosition at = parse(text);
+        const auto db = open_database();
+        const morris::CountedPosition at = parse(*db, text);
         if (at.counter != 0)
             throw std::invalid_argument("probe_wdl reads values at counter 0; use probe");
         morris::WdlResult r;
         {
             py::gil_scoped_release unlocked;
-            r = db().probe_wdl(at.position);
+            r = db->probe_wdl(at.position);
         }
         if (!r.ok()) throw DatabaseError(r.error);
         return morris::to_string(r.value);
     }
 
     std::vector<PyTurn> turns(const std::string& text) const {
-        const morris::CountedPosition at = parse(text);
+        const auto db = open_database();
+        const morris::CountedPosition at = parse(*db, text);
         morris::RankedTurns ranked;
         {
             py::gil_scoped_release unlocked;
-            ranked = morris::rank_turns(db(), at.position, at.counter);
+            ranked = morris::rank_turns(*db, at.position, at.counter);
         }
         if (!ranked.ok()) throw DatabaseError(ranked.error);
-        const morris::Variant& v = db().variant();
+        const morris::Variant& v = db->variant();
         const auto& names = v.board->point_names;
         std::vector<PyTurn> result;
         for (const morris::RankedTurn& t : ranked.turns) {
@@ -119,29 +122,32 @@ class PyDatabase {
     }
 
     std::string position(const std::string& text) const {
-        return morris::to_string(db().variant(), parse(text).position);
+        const auto db = open_database();
+        return morris::to_string(db->variant(), parse(*db, text).position);
     }
 
     std::string fen(const std::string& text) const {
-        const morris::CountedPosition at = parse(text);
-        return morris::to_fen(db().variant(), at.position, at.counter);
+        const auto db = open_database();
+        const morris::CountedPosition at = parse(*db, text);
+        return morris::to_fen(db->variant(), at.position, at.counter);
     }
 
-    std::string variant() const { return db().variant().name; }
-    std::string rules() const { return db().variant().rule_text(); }
-    std::string directory() const { return db().directory().string(); }
+    std::string variant() const { return open_database()->variant().name; }
+    std::string rules() const { return open_database()->variant().rule_text(); }
+    std::string directory() const { return open_database()->directory().string(); }
+    // Probes running in other threads keep the database until they end.
     void close() { database_.reset(); }
 
   private:
-    const morris::Database& db() const {
+    std::shared_ptr<const morris::Database> open_database() const {
         if (!database_) throw DatabaseError("the database is closed");
-        return *database_;
+        return database_;
     }
-    morris::CountedPosition parse(const std::string& text) const {
-        return morris::parse_counted_position(db().variant(), text);  // NotationError
+    static morris::CountedPosition parse(const morris::Database& db, const std::string& text) {
+        return morris::parse_counted_position(db.variant(), text);  // NotationError
     }
 
-    std::unique_ptr<morris::Database> database_;
+    std::shared_ptr<const morris::Database> database_;
 };
 
 }  // namespace

@@ -95,6 +95,9 @@ CompactReport compact(const Variant& v, const CompactOptions& options) {
         throw std::invalid_argument(
             "compact: under n_move a value depends on the counter; WDL files hold none");
     if (options.threads > 0) omp_set_num_threads(options.threads);
+    std::error_code error;
+    if (std::filesystem::equivalent(options.from, options.to, error))
+        throw std::invalid_argument("compact: --out must be another directory than --db");
     std::filesystem::create_directories(options.to);
     const SectorGraph graph = sector_graph(v);
     CompactReport report;
@@ -115,6 +118,9 @@ CompactReport compact(const Variant& v, const CompactOptions& options) {
         for (const SectorKey& s : graph.successors.at(key))
             if (s != sector_after(key, false, 0)) solved.load(s);
         const auto full = SectorFile::open(options.from / name, v.name, rule_hash(v), key);
+        if (full->info().code != entry_code(v))  // a WDL file understates some values
+            throw DatabaseError(full->path().string() +
+                                ": holds win, draw or loss only; compact needs the full database");
         Progress bar(v.name + " compact " + to_string(key), full->info().entries, options.progress);
         const std::vector<Rank> ranks = wdl_ranks(v, key, solved, bar);
         const std::vector<Entry> entries =

@@ -3,12 +3,14 @@
 //
 // Each position is stored as win, draw or loss in one byte, blocks of them
 // compressed by zstd at a deep level. A position whose value one of its
-// resetting turns (placements and removals: for_each_loud_turn) already
-// reaches need not be stored exactly: the reader takes the better of the
-// stored value and those turns' (Database::probe_wdl), so such a position
-// may hold any smaller value, and holds the one before it in the file, which
-// lengthens runs: 39% of nine's moving-phase positions are such, and their
-// files shrink by 11% for it (sampled, level 19).
+// loud resetting turns (mill-closing placements and removals, as
+// for_each_loud_turn gives them) already reaches need not be stored exactly:
+// the reader takes the better of the stored value and those turns'
+// (Database::probe_wdl), so such a position may hold any smaller value. It
+// holds the smaller of the value before it in the file (a draw at each
+// block's start) and its own, which lengthens runs: 39% of nine's
+// moving-phase positions and 62% of its placement positions are such, and
+// their files shrink by 11% and 42% for it (sampled, level 19).
 #pragma once
 
 #include <cstdint>
@@ -34,11 +36,12 @@ struct CompactReport {
 
 // Writes the WDL copy of every sector of `from` into `to`, each file under a
 // temporary name then renamed (a killed run resumes: sectors already in `to`
-// are skipped). A sector needs its successors' full files; a partial
-// database is compacted as far as it goes. Throws
-// DatabaseError for a file that cannot be read or written, and
+// are skipped). Sectors not in `from` are skipped too; a sector that is
+// there needs its successors' full files. Throws DatabaseError for a file
+// that is missing, cannot be read or written or is itself WDL-only,
 // std::invalid_argument for a database under the N-move rule (whose values
-// depend on the counter: WDL at counter 0 would mislead).
+// depend on the counter: WDL at counter 0 would mislead) or `to` equal to
+// `from`, and std::filesystem::filesystem_error when `to` cannot be made.
 CompactReport compact(const Variant& variant, const CompactOptions& options);
 
 }  // namespace morris

@@ -48,6 +48,10 @@ class SolvedSectors {
             sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
         if (file->info().entries != index.size())
             throw DatabaseError(to_string(key) + ": entry count does not match the index");
+        if (file->info().code != entry_code(variant_))
+            throw DatabaseError(file->path().string() +
+                                ": holds win, draw or loss only (morris compact); the solver "
+                                "needs the full database");
         HugeArray<Entry> entries(index.size(), kUninitialized, pool_);
         read_whole_sector(*file, entries);  // every entry, in parallel
         view(entries);

@@ -57,6 +57,15 @@ static void check_bad_input(const char* directory, const char* variant, const ch
     expect_status(morris_parse_position(db, "not a position", &p), MORRIS_BAD_ARGUMENT,
                   "malformed text refused");
     expect_status(morris_parse_position(db, NULL, &p), MORRIS_BAD_ARGUMENT, "NULL text refused");
+    {
+        /* Text that reads as a position, but an invalid one: every point white. */
+        char all_white[64];
+        int points = morris_points(db);
+        memset(all_white, 'W', (size_t)points);
+        snprintf(all_white + points, sizeof all_white - (size_t)points, " w 0 0");
+        expect_status(morris_parse_position(db, all_white, &p), MORRIS_BAD_POSITION,
+                      "an invalid position is a bad position");
+    }
     expect_status(morris_probe(db, NULL, &o), MORRIS_BAD_ARGUMENT, "NULL position refused");
     expect_status(morris_probe(NULL, &p, &o), MORRIS_BAD_ARGUMENT, "NULL handle refused");
 

@@ -132,6 +132,16 @@ TEST(Compact, ResumesAndRefusesDistanceProbesAndTheNMoveRule) {
     Variant rule = v;
     apply_rule(rule, "n_move=20");
     EXPECT_THROW(compact_into(rule, full.path(), wdl.path()), std::invalid_argument);
+    // Not onto itself, and not from WDL files: they understate some values.
+    EXPECT_THROW(compact_into(v, full.path(), full.path()), std::invalid_argument);
+    TempDir again_wdl("compact-from-wdl");
+    try {
+        compact_into(v, wdl.path(), again_wdl.path());
+        ADD_FAILURE() << "compacted WDL files";
+    } catch (const DatabaseError& e) {
+        EXPECT_NE(std::string(e.what()).find("needs the full database"), std::string::npos)
+            << e.what();
+    }
 }
 
 }  // namespace

@@ -255,10 +255,11 @@ class Page:
         self.browser = browser
 
     def shown(self):
-        return int(self.browser.evaluate("document.body.dataset.shown || 0"))
+        return int(self.browser.evaluate("(document.body && document.body.dataset.shown) || 0"))
 
     def wait_shown(self, count):
-        self.browser.wait_for(f"Number(document.body.dataset.shown || 0) >= {count}")
+        self.browser.wait_for(
+            f"document.body && Number(document.body.dataset.shown || 0) >= {count}")
 
     def position(self):
         return self.browser.evaluate("document.getElementById('position').value")
@@ -382,5 +383,21 @@ def test_page_draws_every_board_and_names_a_missing_database(browser, tmp_path, 
         assert browser.evaluate("document.querySelectorAll('#board [data-point]').length") == points
         assert browser.evaluate("document.querySelectorAll('#board line.edge').length") == edges
         assert "missing" in browser.evaluate("document.getElementById('error').textContent")
+    finally:
+        s.stop()
+
+
+def test_a_full_board_is_shown_as_a_draw(browser, tmp_path):
+    # Twelve's 12-12 sector: after the last placement every point is taken.
+    subprocess.run([MORRIS, "solve", "--variant", "twelve", "--db", str(tmp_path), "--sectors",
+                    "12-12-0-0", "--no-progress"], check=True, stdout=subprocess.DEVNULL)
+    s = Server(tmp_path, variant="twelve")
+    try:
+        page = Page(browser)
+        full = "WBWBWBWBWBWBBWBWBWBWBWBW w 0 0"
+        browser.page("Page.navigate", url=s.url + "?position=" + urllib.parse.quote(full))
+        page.wait_shown(1)
+        assert page.turns() == []
+        assert "Draw" in browser.evaluate("document.getElementById('status').textContent")
     finally:
         s.stop()

@@ -4,6 +4,8 @@
 #include <httplib.h>
 #include <pthread.h>
 
+#include <atomic>
+#include <chrono>
 #include <csignal>
 #include <stdexcept>
 #include <thread>
@@ -108,7 +110,8 @@ std::string best_json(const Database& db, const std::string& position) {
 
 // Blocks SIGINT and SIGTERM in this thread and those it starts, and stops
 // the server from a thread of its own when one arrives: a signal handler may
-// not call into the server.
+// not call into the server. A stop asked before the server listens does
+// nothing, so the waiter asks again until the listening ends.
 class StopOnSignal {
   public:
     explicit StopOnSignal(httplib::Server& server) {
@@ -119,16 +122,22 @@ class StopOnSignal {
         waiter_ = std::thread([this, &server] {
             int signal = 0;
             sigwait(&signals_, &signal);
-            server.stop();
+            while (!listening_ended_) {
+                server.stop();
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
         });
     }
+    // Called once the server's listen returned.
     ~StopOnSignal() {
-        pthread_kill(waiter_.native_handle(), SIGTERM);  // harmless if it has stopped
+        listening_ended_ = true;
+        pthread_kill(waiter_.native_handle(), SIGTERM);  // wakes a waiter still in sigwait
         waiter_.join();
     }
 
   private:
     sigset_t signals_;
+    std::atomic<bool> listening_ended_{false};
     std::thread waiter_;
 };
 
