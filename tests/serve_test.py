@@ -344,6 +344,22 @@ def test_page_moves_a_stone_by_two_clicks_from_a_typed_position(db, server, brow
     browser.screenshot("serve.png")
 
 
+def test_page_closes_a_mill_and_removes_the_clicked_stone(db, server, browser):
+    page = Page(browser)
+    win_in_1 = "WW.......WB..BB. w 0 0"  # c5-a5 closes a1-a3-a5; d2, e1 or e3 goes
+    browser.page("Page.navigate", url=server.url + "?position=" + urllib.parse.quote(win_in_1))
+    page.wait_shown(1)
+    expect_page_shows(page, db, win_in_1)
+    browser.click('[data-point="c5"]')
+    browser.click('[data-point="a5"]')
+    # The removable stones are marked now, and nothing is played yet.
+    marked = browser.evaluate("document.querySelectorAll('.mark').length")
+    assert marked == 3 and page.shown() == 1
+    browser.click('[data-point="e1"]')
+    page.wait_shown(2)
+    expect_page_shows(page, db, "WWW.......B...B. b 0 0")
+
+
 def test_computer_answers_with_a_best_turn(db, server, browser):
     page = Page(browser)
     browser.page("Page.navigate", url=server.url)
