@@ -5,7 +5,9 @@
 # installed `morris` solved; so does the installed Python module when PYTHON
 # names the interpreter it was built for.
 #
-#   [PYTHON=python3] tests/install_test.sh BUILD_DIR
+#   [PYTHON=python3] [SANITIZE=address,undefined] tests/install_test.sh BUILD_DIR
+#
+# SANITIZE: the build's sanitizers, which a program using its library needs too.
 set -euo pipefail
 build=$1
 work=$(mktemp -d)
@@ -38,12 +40,14 @@ find_package(morris 0.1 REQUIRED)
 add_executable(engine engine.c)
 target_link_libraries(engine PRIVATE morris::morris)
 CMAKE
-cmake -S "$work/engine" -B "$work/engine-build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+flags=${SANITIZE:+-fsanitize=$SANITIZE}
+cmake -S "$work/engine" -B "$work/engine-build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" >/dev/null
 cmake --build "$work/engine-build" >/dev/null
 
 pc_dir=$(dirname "$(find "$prefix" -name morris.pc)")
 # shellcheck disable=SC2046
-cc -o "$work/engine-pc" "$work/engine/engine.c" \
+cc $flags -o "$work/engine-pc" "$work/engine/engine.c" \
     $(PKG_CONFIG_PATH=$pc_dir pkg-config --cflags --libs morris)
 libdir=$(PKG_CONFIG_PATH=$pc_dir pkg-config --variable=libdir morris)
 
