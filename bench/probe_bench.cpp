@@ -127,20 +127,34 @@ std::vector<Position> random_positions(size_t count, uint64_t seed) {
 void check(const ProbeResult& r, benchmark::State& state) {
     if (!r.ok()) state.SkipWithError(r.error.c_str());
 }
+void check(const WdlResult& r, benchmark::State& state) {
+    if (!r.ok()) state.SkipWithError(r.error.c_str());
+}
+
+// Probes `positions` (a power of two of them) round and round, the first
+// `checked` of them checked for errors first.
+template <typename Probe>
+void probe_in_turn(benchmark::State& state, const std::vector<Position>& positions, size_t checked,
+                   Probe probe) {
+    for (size_t k = 0; k < checked; ++k) check(probe(positions[k]), state);
+    size_t i = 0;
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(probe(positions[i]));
+        i = (i + 1) & (positions.size() - 1);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+
+constexpr size_t kWarmSamples = 64, kColdSamples = 1 << 14;
+constexpr size_t kColdCacheBytes = 4096;  // less than one block
 
 // The same 64 positions over and over: every block is cached after the
 // first round, so this is indexing plus the cache lookup.
 void BM_ProbeWarm(benchmark::State& state) {
     const BenchDatabase& db = bench_database();
     const Database database(db.directory, db.variant);
-    const auto positions = random_positions(64, 1);
-    for (const auto& p : positions) check(database.probe(p), state);
-    size_t i = 0;
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(database.probe(positions[i]));
-        i = (i + 1) & 63;
-    }
-    state.SetItemsProcessed(state.iterations());
+    probe_in_turn(state, random_positions(kWarmSamples, 1), kWarmSamples,
+                  [&](const Position& p) { return database.probe(p); });
 }
 BENCHMARK(BM_ProbeWarm);
 
@@ -148,16 +162,9 @@ BENCHMARK(BM_ProbeWarm);
 // block: nearly every probe reads and decompresses a block.
 void BM_ProbeCold(benchmark::State& state) {
     const BenchDatabase& db = bench_database();
-    const Database database(db.directory, db.variant, 4096);
-    constexpr size_t kSamples = 1 << 14;
-    const auto positions = random_positions(kSamples, 2);
-    check(database.probe(positions[0]), state);
-    size_t i = 0;
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(database.probe(positions[i]));
-        i = (i + 1) & (kSamples - 1);
-    }
-    state.SetItemsProcessed(state.iterations());
+    const Database database(db.directory, db.variant, kColdCacheBytes);
+    probe_in_turn(state, random_positions(kColdSamples, 2), 1,
+                  [&](const Position& p) { return database.probe(p); });
 }
 BENCHMARK(BM_ProbeCold);
 
@@ -189,23 +196,13 @@ const fs::path& wdl_directory() {
     return copy.directory;
 }
 
-void check(const WdlResult& r, benchmark::State& state) {
-    if (!r.ok()) state.SkipWithError(r.error.c_str());
-}
-
 // As BM_ProbeWarm on the WDL-only copy: the stored value, and for a position
 // that does not store a win, the search of its resetting turns.
 void BM_ProbeWdlWarm(benchmark::State& state) {
     const BenchDatabase& db = bench_database();
     const Database database(wdl_directory(), db.variant);
-    const auto positions = random_positions(64, 1);
-    for (const auto& p : positions) check(database.probe_wdl(p), state);
-    size_t i = 0;
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(database.probe_wdl(positions[i]));
-        i = (i + 1) & 63;
-    }
-    state.SetItemsProcessed(state.iterations());
+    probe_in_turn(state, random_positions(kWarmSamples, 1), kWarmSamples,
+                  [&](const Position& p) { return database.probe_wdl(p); });
 }
 BENCHMARK(BM_ProbeWdlWarm);
 
@@ -213,16 +210,9 @@ BENCHMARK(BM_ProbeWdlWarm);
 // nearly every probe, and more for its resetting turns' positions.
 void BM_ProbeWdlCold(benchmark::State& state) {
     const BenchDatabase& db = bench_database();
-    const Database database(wdl_directory(), db.variant, 4096);
-    constexpr size_t kSamples = 1 << 14;
-    const auto positions = random_positions(kSamples, 2);
-    check(database.probe_wdl(positions[0]), state);
-    size_t i = 0;
-    for (auto _ : state) {
-        benchmark::DoNotOptimize(database.probe_wdl(positions[i]));
-        i = (i + 1) & (kSamples - 1);
-    }
-    state.SetItemsProcessed(state.iterations());
+    const Database database(wdl_directory(), db.variant, kColdCacheBytes);
+    probe_in_turn(state, random_positions(kColdSamples, 2), 1,
+                  [&](const Position& p) { return database.probe_wdl(p); });
 }
 BENCHMARK(BM_ProbeWdlCold);
 

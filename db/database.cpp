@@ -93,32 +93,25 @@ ProbeResult Database::probe(const Position& position) const {
     }
 }
 
-namespace {
-
-// Values as numbers for comparing: a loss, a draw, a win. A position's value
-// for one side is kWin minus its value for the other.
-enum Rank : int { kLoss, kDraw, kWin };
-int rank_of(Value v) { return v == Value::loss ? kLoss : v == Value::draw ? kDraw : kWin; }
-
-}  // namespace
-
 // A WDL file may store, for a position whose value its loud resetting turns
 // (mill-closing placements and removals) reach, any smaller value
 // (solver/compact.hpp): the value is the better of the stored one and those
 // turns'. Each of them places or removes a stone, so the search ends; it asks
 // only "at most this?" (a null window), which a stored value above the bound,
 // or one reply beating it, answers at once.
-bool Database::at_most(const Position& position, int bound) const {
-    if (bound >= kWin || position.total(position.side) < kFewestStones) return true;
+bool Database::at_most(const Position& position, Value bound) const {
+    if (bound == Value::win || position.total(position.side) < kFewestStones) return true;
     const Stored s = stored(position);
-    if (rank_of(decode(s.entry, s.file.info().code).value) > bound) return false;
+    if (decode(s.entry, s.file.info().code).value > bound) return false;
     if (s.file.info().code != EntryCode::wdl) return true;  // stored exactly
-    // A turn gives kWin - (the value after it): above `bound` unless the
-    // position after it is worth at least kWin - bound to its side.
+    // A turn gives the opposite of the value after it: above `bound` unless
+    // the position after it is worth opposite(bound) or more to its side,
+    // that is, more than the value just below opposite(bound).
+    const Value below_opposite = bound == Value::loss ? Value::draw : Value::loss;
     bool within = true;
     for_each_loud_turn(variant_, position, [&](const Turn& turn) {
         if (within && resets_counter(turn))
-            within = !at_most(apply_turn(variant_, position, turn), kWin - bound - 1);
+            within = !at_most(apply_turn(variant_, position, turn), below_opposite);
     });
     return within;
 }
@@ -128,8 +121,8 @@ Value Database::wdl(const Position& position) const {
     const Stored s = stored(position);
     const Value least = decode(s.entry, s.file.info().code).value;
     if (s.file.info().code != EntryCode::wdl || least == Value::win) return least;
-    if (least == Value::loss && at_most(position, kLoss)) return Value::loss;
-    return at_most(position, kDraw) ? Value::draw : Value::win;
+    if (least == Value::loss && at_most(position, Value::loss)) return Value::loss;
+    return at_most(position, Value::draw) ? Value::draw : Value::win;
 }
 
 WdlResult Database::probe_wdl(const Position& position) const {

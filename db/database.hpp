@@ -76,9 +76,8 @@ class Database {
     };
     Stored stored(const Position& position) const;
     Value wdl(const Position& position) const;  // throws DatabaseError
-    // Whether a valid position's value ranks at most `bound` (0 a loss, 1 a
-    // draw, 2 a win); throws DatabaseError.
-    bool at_most(const Position& position, int bound) const;
+    // Whether a valid position's value is at most `bound`; throws DatabaseError.
+    bool at_most(const Position& position, Value bound) const;
 
     std::filesystem::path directory_;
     Variant variant_;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,12 @@ constexpr uint32_t encoding_of(EntryCode code) {
     return code == EntryCode::parity           ? kEncodingBytePlanes16
            : code == EntryCode::explicit_value ? kEncodingBytePlanes16Explicit
                                                : kEncodingWdlBytes;
+}
+// The code of an encoding a header names; none for an unknown one.
+constexpr std::optional<EntryCode> code_of(uint32_t encoding) {
+    for (EntryCode code : {EntryCode::parity, EntryCode::explicit_value, EntryCode::wdl})
+        if (encoding_of(code) == encoding) return code;
+    return std::nullopt;
 }
 constexpr size_t bytes_per_entry(EntryCode code) { return code == EntryCode::wdl ? 1 : 2; }
 constexpr size_t kHeaderBytes = 128;

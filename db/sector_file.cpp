@@ -73,10 +73,8 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
     if (auto version = get<uint32_t>(header, kAtVersion); version != kFormatVersion)
         fail(path, "format version " + std::to_string(version) + ", this build reads version " +
                        std::to_string(kFormatVersion));
-    const auto encoding = get<uint32_t>(header, kAtEncoding);
-    if (encoding != kEncodingBytePlanes16 && encoding != kEncodingBytePlanes16Explicit &&
-        encoding != kEncodingWdlBytes)
-        fail(path, "unknown encoding");
+    const std::optional<EntryCode> code = code_of(get<uint32_t>(header, kAtEncoding));
+    if (!code) fail(path, "unknown encoding");
 
     SectorFileInfo& info = file->info_;
     info.variant.assign(
@@ -92,9 +90,7 @@ std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& pa
     info.losses = get<uint64_t>(header, kAtLosses);
     info.longest_win = get<int32_t>(header, kAtLongestWin);
     info.longest_loss = get<int32_t>(header, kAtLongestLoss);
-    info.code = encoding == kEncodingBytePlanes16 ? EntryCode::parity
-                : encoding == kEncodingWdlBytes   ? EntryCode::wdl
-                                                  : EntryCode::explicit_value;
+    info.code = *code;
     info.file_bytes = file_bytes;
     if (info.block_entries == 0 || info.entries > kMaxEntries ||
         info.blocks != (info.entries + info.block_entries - 1) / info.block_entries)

@@ -6,11 +6,17 @@
 
 namespace morris {
 
+// In this order: values compare worst first, for the side to move.
 enum class Value : uint8_t {
     loss,  // the side to move loses against best play
     draw,  // neither side can force a win
     win,   // the side to move wins
 };
+
+// The value for the other side: a win for one is a loss for the other.
+constexpr Value opposite(Value v) {
+    return v == Value::win ? Value::loss : v == Value::loss ? Value::win : Value::draw;
+}
 
 const char* to_string(Value value);
 

@@ -60,15 +60,6 @@ Integer parse_field(std::string_view word, const char* what) {
     return value;
 }
 
-int parse_count(std::string_view word, const char* what) {
-    constexpr int kMostStones = 99;
-    const int n = parse_field<int>(word, what);
-    if (n < 0 || n > kMostStones)
-        throw NotationError(std::string("FEN ") + what + " '" + std::string(word) +
-                            "' is not a number of stones");
-    return n;
-}
-
 const std::string kBetweenTurns =
     ": positions here stand between turns; give the position after the removal";
 
@@ -171,12 +162,13 @@ CountedPosition parse_fen(const Variant& v, std::string_view text) {
     const Field in_hand[2] = {white_in_hand, black_in_hand};
     const char* names[2] = {"white", "black"};
     for (Colour c : {white, black}) {
-        const int stones = parse_count(words[on_board[c]], "stones on board");
+        const int stones = parse_stone_count(words[on_board[c]], "FEN stones on board");
         if (stones != p.on_board(c))
             throw NotationError("FEN says " + std::string(names[c]) + " has " +
                                 std::to_string(stones) + " stones on board, its board shows " +
                                 std::to_string(p.on_board(c)));
-        p.in_hand[c] = static_cast<uint8_t>(parse_count(words[in_hand[c]], "stones in hand"));
+        p.in_hand[c] =
+            static_cast<uint8_t>(parse_stone_count(words[in_hand[c]], "FEN stones in hand"));
     }
     for (Field f : {white_to_remove, black_to_remove})
         if (parse_field<int>(words[f], "stones to remove") != 0)

@@ -47,15 +47,6 @@ bool looks_like_board(std::string_view word) {
     return word.size() > kLongestTurn || word.find('.') != std::string_view::npos;
 }
 
-int parse_count(std::string_view word, const char* what) {
-    int value = -1;
-    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
-    if (error != std::errc() || end != word.data() + word.size() || value < 0 || value > 99)
-        throw NotationError(std::string(what) + " '" + std::string(word) +
-                            "' is not a number of stones");
-    return value;
-}
-
 int parse_point(const Variant& v, std::string_view name, std::string_view turn) {
     auto p = v.board->point(name);
     if (!p)
@@ -65,6 +56,16 @@ int parse_point(const Variant& v, std::string_view name, std::string_view turn) 
 }
 
 }  // namespace
+
+int parse_stone_count(std::string_view word, const std::string& what) {
+    constexpr int kMostStones = 99;
+    int value = -1;
+    auto [end, error] = std::from_chars(word.data(), word.data() + word.size(), value);
+    if (error != std::errc() || end != word.data() + word.size() || value < 0 ||
+        value > kMostStones)
+        throw NotationError(what + " '" + std::string(word) + "' is not a number of stones");
+    return value;
+}
 
 Position parse_position(const Variant& v, std::string_view text) {
     auto w = split_words(text);
@@ -89,8 +90,8 @@ Position parse_position(const Variant& v, std::string_view text) {
     if (w[1] != "w" && w[1] != "b")
         throw NotationError("side to move '" + std::string(w[1]) + "' is not w or b");
     p.side = w[1] == "w" ? white : black;
-    p.in_hand[white] = static_cast<uint8_t>(parse_count(w[2], "white-in-hand"));
-    p.in_hand[black] = static_cast<uint8_t>(parse_count(w[3], "black-in-hand"));
+    p.in_hand[white] = static_cast<uint8_t>(parse_stone_count(w[2], "white-in-hand"));
+    p.in_hand[black] = static_cast<uint8_t>(parse_stone_count(w[3], "black-in-hand"));
     if (auto why = invalid_reason(v, p); !why.empty())
         throw InvalidPositionError("invalid position for " + v.name + ": " + why);
     return p;
@@ -142,6 +143,15 @@ Turn parse_legal_turn(const Variant& v, const Position& p, std::string_view text
     return *it;
 }
 
+CountedPosition play_turn(const Variant& v, const CountedPosition& at, const Turn& turn) {
+    CountedPosition after{apply_turn(v, at.position, turn), 0};
+    if (!v.rules.has_n_move()) return after;
+    after.counter = counter_after(turn, at.counter);
+    if (drawn_by_n_move(v.rules, after.counter) && status(v, after.position) == Status::loss)
+        after.counter = v.rules.n_move - 1;  // the loss ends the game first: no turn follows
+    return after;
+}
+
 CountedPosition parse_counted_position(const Variant& v, std::string_view text) {
     if (looks_like_fen(text)) return parse_fen(v, text);
     auto words = split_words(text);
@@ -167,15 +177,12 @@ CountedPosition parse_counted_position(const Variant& v, std::string_view text) 
     for (auto word : words) {
         ++ply;
         const Turn turn = parse_legal_turn(v, at.position, word, ply);
-        if (v.rules.has_n_move() && at.counter >= n)
+        if (drawn_by_n_move(v.rules, at.counter))
             throw NotationError("turn '" + std::string(word) + "' at ply " + std::to_string(ply) +
                                 " comes after the game was drawn by n_move=" + std::to_string(n));
-        at.position = apply_turn(v, at.position, turn);
-        if (v.rules.has_n_move()) at.counter = counter_after(turn, at.counter);
-        if (v.rules.has_n_move() && at.counter >= n && status(v, at.position) == Status::loss)
-            at.counter = n - 1;  // the loss ends the game first: no turn follows
+        at = play_turn(v, at, turn);
     }
-    if (v.rules.has_n_move() && at.counter >= n)
+    if (drawn_by_n_move(v.rules, at.counter))
         throw NotationError("the turns end in a game drawn by n_move=" + std::to_string(n) + " (" +
                             std::to_string(n) + " plies without a placement or removal)");
     return at;

@@ -30,6 +30,10 @@ struct InvalidPositionError : NotationError {
 // Parses "<board> <side> <white-in-hand> <black-in-hand>" and checks validity.
 Position parse_position(const Variant& variant, std::string_view text);
 
+// A number of stones (0 to 99) written as `word`; NotationError naming
+// `what` otherwise.
+int parse_stone_count(std::string_view word, const std::string& what);
+
 // Parses a turn's syntax only ("d2", "a1-a4xg7"); legality is the rules' job.
 Turn parse_turn(const Variant& variant, std::string_view text);
 
@@ -44,6 +48,17 @@ struct CountedPosition {
     Position position;
     int counter = 0;
 };
+
+// Whether the N-move rule has drawn the game at `counter`: N plies without
+// a placement or removal.
+inline bool drawn_by_n_move(const Rules& rules, int counter) {
+    return rules.has_n_move() && counter >= rules.n_move;
+}
+
+// The position a legal turn leads to, with its counter (counted only under
+// the N-move rule). A turn that leaves its opponent lost ends the game before
+// the rule can draw it: its counter stays below N (docs/rules.md §8).
+CountedPosition play_turn(const Variant& variant, const CountedPosition& at, const Turn& turn);
 
 // Parses a position (or Sanmill's FEN, game/fen.hpp), with the counter as an optional fifth field
 // (only under the N-move rule, and below its N), or a list of turns from the start (each checked

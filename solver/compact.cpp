@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 
 #include "db/sector_writer.hpp"
@@ -18,21 +17,16 @@ namespace {
 
 constexpr int kBlocksPerChunk = 4;  // index blocks handed to a thread at a time
 
-// Values ordered for "the better of": a loss, a draw, a win.
-enum Rank : uint8_t { kLoss, kDraw, kWin, kAnySmaller };
-
-Rank rank_of(Value v) { return v == Value::loss ? kLoss : v == Value::draw ? kDraw : kWin; }
-Entry entry_of(Rank r) { return r == kLoss ? kWdlLoss : r == kDraw ? kDrawEntry : kWdlWin; }
-
-// What a sector's WDL file stores for each position: its value, or
-// kAnySmaller where a resetting turn reaches the value.
-std::vector<Rank> wdl_ranks(const Variant& v, const SectorKey& key, const SolvedSectors& solved,
-                            Progress& bar) {
+// For each position of a sector, whether a resetting turn reaches its
+// value, so that its WDL file may hold any smaller value there (1) or must
+// hold the value itself (0).
+std::vector<uint8_t> any_smaller(const Variant& v, const SectorKey& key,
+                                 const SolvedSectors& solved, Progress& bar) {
     const SectorIndex& index = sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
     const HugeArray<Entry>& values = solved.entries(key);
     const EntryCode code = entry_code(v);
     const Colour side = side_to_move(v, key);
-    std::vector<Rank> ranks(index.size());
+    std::vector<uint8_t> reached(index.size());
     const int chunks =
         static_cast<int>((index.block_count() + kBlocksPerChunk - 1) / kBlocksPerChunk);
 #pragma omp parallel for schedule(dynamic, 1) if (index.size() >= kParallelWork)
@@ -40,50 +34,37 @@ std::vector<Rank> wdl_ranks(const Variant& v, const SectorKey& key, const Solved
         const uint32_t first = static_cast<uint32_t>(chunk) * kBlocksPerChunk;
         const uint32_t last = std::min(first + kBlocksPerChunk, index.block_count());
         uint64_t visited = 0;
-        TableCache tables;
         index.for_each_in_blocks(first, last, [&](uint64_t i, Stones stones) {
             const Position p = position_of(key, stones, side);
-            const Rank value = rank_of(decode(values[i], code).value);
-            // Whether a resetting turn reaches the value; a loss can hold
-            // nothing smaller, so it is stored as it is without looking.
-            bool reached = false;
-            if (value != kLoss)
+            const Value value = decode(values[i], code).value;
+            // A loss can hold nothing smaller: it is stored without looking.
+            bool found = false;
+            if (value != Value::loss)
                 for_each_loud_turn(v, p, [&](const Turn& t) {
-                    if (reached || !resets_counter(t)) return;
-                    const Position after = apply_turn(v, p, t);
-                    Rank child = kLoss;
-                    if (after.total(after.side) >= kFewestStones) {
-                        const auto& table = tables.get(sector_of(after), solved);
-                        child = rank_of(
-                            decode(table.entries[table.index->index(stones_of(after))], code)
-                                .value);
-                    }
-                    reached = kWin - child == value;
+                    if (!found && resets_counter(t))
+                        found = opposite(solved.lookup(apply_turn(v, p, t)).value) == value;
                 });
-            ranks[i] = reached ? kAnySmaller : value;
+            reached[i] = found;
             ++visited;
         });
         bar.advance(visited);
     }
-    return ranks;
+    return reached;
 }
 
 // The entries to write: a position the reader finds by its resetting turns
 // holds the value before it when that is no better (longer runs compress
 // better), else its own.
-std::vector<Entry> fill(const std::vector<Rank>& ranks, const HugeArray<Entry>& values,
+std::vector<Entry> fill(const std::vector<uint8_t>& any_smaller, const HugeArray<Entry>& values,
                         EntryCode code, uint32_t block_entries) {
-    std::vector<Entry> entries(ranks.size());
-    Rank previous = kDraw;
-    for (size_t i = 0; i < ranks.size(); ++i) {
-        if (i % block_entries == 0) previous = kDraw;  // blocks are read alone
-        Rank r = ranks[i];
-        if (r == kAnySmaller) {
-            const Rank value = rank_of(decode(values[i], code).value);
-            r = previous <= value ? previous : value;
-        }
-        entries[i] = entry_of(r);
-        previous = r;
+    std::vector<Entry> entries(any_smaller.size());
+    Value previous = Value::draw;
+    for (size_t i = 0; i < any_smaller.size(); ++i) {
+        if (i % block_entries == 0) previous = Value::draw;  // blocks are read alone
+        const Value value = decode(values[i], code).value;
+        const Value stored = any_smaller[i] ? std::min(previous, value) : value;
+        entries[i] = encode({stored, 0}, EntryCode::wdl);
+        previous = stored;
     }
     return entries;
 }
@@ -122,17 +103,17 @@ CompactReport compact(const Variant& v, const CompactOptions& options) {
             throw DatabaseError(full->path().string() +
                                 ": holds win, draw or loss only; compact needs the full database");
         Progress bar(v.name + " compact " + to_string(key), full->info().entries, options.progress);
-        const std::vector<Rank> ranks = wdl_ranks(v, key, solved, bar);
+        const std::vector<uint8_t> smaller = any_smaller(v, key, solved, bar);
         const std::vector<Entry> entries =
-            fill(ranks, solved.entries(key), entry_code(v), kWdlBlockEntries);
+            fill(smaller, solved.entries(key), entry_code(v), kWdlBlockEntries);
         const ValueCounts counts{full->info().wins, full->info().draws, full->info().losses};
         const SectorFileInfo written =
             write_sector_file(options.to / name, v.name, rule_hash(v), key, entries,
                               kWdlBlockEntries, EntryCode::wdl, &counts);
         ++report.sectors_written;
-        report.positions += ranks.size();
-        report.stored_exactly += static_cast<uint64_t>(
-            std::count_if(ranks.begin(), ranks.end(), [](Rank r) { return r != kAnySmaller; }));
+        report.positions += smaller.size();
+        report.stored_exactly +=
+            static_cast<uint64_t>(std::count(smaller.begin(), smaller.end(), 0));
         report.bytes += written.file_bytes;
     }
     return report;

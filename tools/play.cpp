@@ -8,7 +8,6 @@
 
 #include "db/database.hpp"
 #include "db/ranked_turns.hpp"
-#include "game/fen.hpp"
 #include "game/notation.hpp"
 #include "game/turns.hpp"
 #include "tools/query.hpp"
@@ -51,7 +50,7 @@ bool game_over(const Variant& v, const CountedPosition& at) {
         case Status::draw: fmt::print("Draw: the board is full.\n"); return true;
         case Status::playing: break;
     }
-    if (v.rules.has_n_move() && at.counter >= v.rules.n_move) {
+    if (drawn_by_n_move(v.rules, at.counter)) {
         fmt::print("Draw by the N-move rule: {} plies without a placement or removal.\n",
                    v.rules.n_move);
         return true;
@@ -114,8 +113,7 @@ int run_play(const Variant& v, const std::string& directory, Colour human,
             fmt::print("morris plays {} ({} for {})\n", to_string(v, turn),
                        to_string(picked.turn->outcome), name(p.side));
         }
-        at.position = apply_turn(v, p, turn);
-        at.counter = counter_after(turn, at.counter);
+        at = play_turn(v, at, turn);
         moved = true;
     }
 }

@@ -86,16 +86,11 @@ std::string board_json(const Variant& v) {
 // The position a turn leads to; under the N-move rule, "drawn_by_rule" when
 // the turn used up the counter (that position has no counter to write).
 std::string after_json(const Variant& v, const std::string& position, const std::string& turn) {
-    CountedPosition at = parse_counted_position(v, position);
-    const Turn t = parse_legal_turn(v, at.position, turn);
-    at.position = apply_turn(v, at.position, t);
-    at.counter = counter_after(t, at.counter);
-    if (v.rules.has_n_move() && at.counter >= v.rules.n_move) {
-        if (status(v, at.position) != Status::loss)
-            return fmt::format("{{\"position\": {}, \"drawn_by_rule\": true}}",
-                               json_string(to_string(v, at.position)));
-        at.counter = v.rules.n_move - 1;  // the loss ends the game first: no turn follows
-    }
+    const CountedPosition before = parse_counted_position(v, position);
+    const CountedPosition at = play_turn(v, before, parse_legal_turn(v, before.position, turn));
+    if (drawn_by_n_move(v.rules, at.counter))
+        return fmt::format("{{\"position\": {}, \"drawn_by_rule\": true}}",
+                           json_string(to_string(v, at.position)));
     return fmt::format("{{\"position\": {}, \"drawn_by_rule\": false}}",
                        json_string(counted_text(v, at)));
 }
