@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Summarises a solve log (DIR/solve.log, as written by scripts/solve-nine.sh
 # or `morris solve ... | tee`): positions, seconds and rates by phase, the
-# slowest units, and bytes per position on disk.
+# slowest units, and bytes per position on disk; and where the log has the
+# units' stats lines (`morris solve --stats`, which scripts/solve-variant.sh
+# passes), their seconds and far memory accesses a position by solver phase
+# (solver/stats.hpp): the count travels between hosts, the seconds do not.
 #
 #   scripts/solve-report.sh db-nine/solve.log
 #
@@ -46,4 +49,39 @@ END {
            8 * bytes_total / all_positions
     print "slowest units:"
     for (i = 1; i <= n; i++) print units[i] | "sort -rn | head -8"
+}'
+
+grep -E '^stats ' "$log" | awk '
+{
+    phase = ($2 ~ /-0-0$/) ? "moving" : "placement"
+    n = $3; positions[phase] += n
+    first_s[phase] += $6; first_r[phase] += $8 * n; first_w[phase] += $10 * n
+    push_s[phase] += $15; push_w[phase] += $17 * n
+    pull_s[phase] += $22; pull_r[phase] += $24 * n
+    cand_s[phase] += $27; cand_w[phase] += $29 * n
+    write_s[phase] += $32
+}
+function row(p, n) {
+    printf "%-10s %8.1f %5.2f %5.2f %8.1f %5.2f %8.1f %5.2f %8.1f %5.2f %8.1f %6.2f\n", p,
+           first_s[p], first_r[p] / n, first_w[p] / n, push_s[p], push_w[p] / n, pull_s[p],
+           pull_r[p] / n, cand_s[p], cand_w[p] / n, write_s[p],
+           (first_r[p] + first_w[p] + push_w[p] + pull_r[p] + cand_w[p]) / n
+}
+END {
+    if (length(positions) == 0) exit
+    print ""
+    print "by solver phase: seconds (wall), far accesses a position (r reads, w writes)"
+    printf "%-10s %20s %14s %14s %14s %8s %6s\n", "", "first pass", "push", "pull",
+           "candidates", "write", "far"
+    printf "%-10s %8s %5s %5s %8s %5s %8s %5s %8s %5s %8s %6s\n", "phase", "s", "r", "w", "s",
+           "w", "s", "r", "s", "w", "s", "a pos"
+    for (p in positions) row(p, positions[p])
+    for (p in positions) {
+        all_n += positions[p]
+        first_s["all"] += first_s[p]; first_r["all"] += first_r[p]; first_w["all"] += first_w[p]
+        push_s["all"] += push_s[p]; push_w["all"] += push_w[p]
+        pull_s["all"] += pull_s[p]; pull_r["all"] += pull_r[p]
+        cand_s["all"] += cand_s[p]; cand_w["all"] += cand_w[p]; write_s["all"] += write_s[p]
+    }
+    row("all", all_n)
 }'

@@ -11,7 +11,8 @@
 # prove). Resumable: a killed run restarts where it stopped (finished sectors
 # are skipped, a half-written one was never renamed into place). Each sector's
 # positions, seconds, peak memory and bytes on disk are logged to standard
-# output and to DIR/solve.log; MORRIS names another build of morris.
+# output and to DIR/solve.log, with what each unit cost by phase (--stats);
+# MORRIS names another build of morris.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/solve-variant.sh VARIANT DIR [OPTION...]"
@@ -32,7 +33,7 @@ while [[ $# -gt 0 ]]; do
 done
 common=(--variant "$variant" --db "$dir" "${rules[@]}")
 
-"$morris" solve "${common[@]}" "${limit[@]}" | tee -a "$dir/solve.log"
+"$morris" solve "${common[@]}" "${limit[@]}" --stats | tee -a "$dir/solve.log"
 "$morris" info "${common[@]}" | tail -3 | tee -a "$dir/solve.log"
 "$morris" query "${common[@]}" --moves "" | tee -a "$dir/solve.log"
 # Last, as it is long: the independent alpha-beta proof of the start's value.

@@ -56,7 +56,10 @@ void FirstPass::run() {
                     // Walking by opponent scatters these writes over the
                     // unit: start loading their lines now, to be written
                     // when the batch is concluded.
-                    if (by_opponent) __builtin_prefetch(&unit_.states[u], 1);
+                    if (by_opponent) {
+                        __builtin_prefetch(&unit_.states[u], 1);
+                        ++batch.far_writes;
+                    }
                     batch.unit_position[batch.count] = u;
                     batch.position[batch.count] = position_of(sector.key, stones, sector.side);
                     if (++batch.count == Batch::kSize) settle(batch);
@@ -81,6 +84,8 @@ void FirstPass::run() {
                 merge(unit_.candidates, batch.candidates);
                 unit_.internal_turns[s] += batch.internal_turns;
                 unit_.undecided[s] += batch.undecided;
+                unit_.stats.first_pass.far_reads += batch.far_reads;
+                unit_.stats.first_pass.far_writes += batch.far_writes;
             }
         }
     }
@@ -179,6 +184,7 @@ void FirstPass::settle(Batch& batch) {
         summary.internal += quiet.moves;
         if (quiet.placements) settle_quiet_placements(p, quiet.placements, summary, batch);
     }
+    batch.far_reads += batch.lookups.size();
     for (Lookup& l : batch.lookups) {
         l.index = l.table->index->index(l.stones, batch.classes.get(l.stones.mover));
         __builtin_prefetch(&l.table->entries[l.index]);

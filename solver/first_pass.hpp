@@ -113,6 +113,7 @@ class FirstPass {
         std::vector<Lookup> lookups;
         Layers decided, candidates;
         uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
+        uint64_t far_reads = 0, far_writes = 0;      // see stats.hpp
         struct Settled {
             UnitPosition u;
             State state;

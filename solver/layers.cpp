@@ -1,13 +1,18 @@
 // The layer loop (see layers.hpp) and its cost model.
 #include "solver/layers.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 #include "solver/progress.hpp"
 
 namespace morris {
 
-bool PropagationCost::pull_is_cheaper(const Unit& unit, size_t decided, int into, bool exchanges) {
+PropagationCost::Estimate PropagationCost::estimate(const Unit& unit, size_t decided, int into,
+                                                    bool exchanges) {
     const UnitSector& target = unit.sectors[into];
     const SectorIndex& next = *unit.sectors[target.swapped].index;
     const auto target_size = static_cast<double>(target.index->size());
@@ -28,24 +33,55 @@ bool PropagationCost::pull_is_cheaper(const Unit& unit, size_t decided, int into
         exchanges ? kPullPerExchange : kPullPerTurn + kPullPerMiss * shared * shared;
     const double pull = target_size * kPullPerPosition +
                         static_cast<double>(unit.undecided[into]) * turns * per_turn;
-    return pull < push;
+    return {.push_ns = push, .pull_ns = pull};
 }
 
-LayerLoop::LayerLoop(Unit& unit, const SolveOptions& options)
+void PropagationCost::record(bool pulled, double predicted_ns, double core_seconds) {
+    if (predicted_ns < kLeastMeasuredNs) return;
+    constexpr double kNanosecondsPerSecond = 1e9;
+    const double ratio = std::clamp(core_seconds * kNanosecondsPerSecond / predicted_ns,
+                                    1 / kWidestRatio, kWidestRatio);
+    double& scale = pulled ? pull_scale_ : push_scale_;
+    scale = std::pow(scale, 1 - kLearningRate) * std::pow(ratio, kLearningRate);
+}
+
+LayerLoop::LayerLoop(Unit& unit, const SolveOptions& options, PropagationCost& cost)
     : unit_(unit),
       push_(unit, options),
       pull_(unit),
+      cost_(cost),
       propagation_(options.propagation),
       progress_(options.progress) {}
 
-bool LayerLoop::pulls(size_t decided, int into, int d) const {
+// Takes layer d's share `share` (positions of the sector swapped from
+// `into`) to its predecessors in `into`, pushed or pulled as the
+// propagation option or the cost model says, and times it for both.
+void LayerLoop::propagate(const std::vector<UnitPosition>& share, int into, int d) {
+    const PropagationCost::Estimate estimate =
+        PropagationCost::estimate(unit_, share.size(), into, pull_.counts_exchanges(into));
+    bool pulls = false;
     switch (propagation_) {
-        case Propagation::push: return false;
-        case Propagation::pull: return true;
-        case Propagation::alternate: return d % 4 >= 2;
-        case Propagation::automatic: break;
+        case Propagation::push: break;
+        case Propagation::pull: pulls = true; break;
+        case Propagation::alternate: pulls = d % 4 >= 2; break;
+        case Propagation::automatic: pulls = cost_.pull_is_cheaper(estimate); break;
     }
-    return PropagationCost::pull_is_cheaper(unit_, decided, into, pull_.counts_exchanges(into));
+    const auto started = std::chrono::steady_clock::now();
+    uint64_t work = 0;  // positions the way walks: a team starts above kParallelWork
+    if (pulls) {
+        pull_.run(d, into);
+        work = unit_.sectors[into].index->size();
+    } else {
+        push_.run(share, d, into);
+        work = share.size();
+    }
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const int threads = work >= kParallelWork ? omp_get_max_threads() : 1;
+    cost_.record(pulls, pulls ? estimate.pull_ns : estimate.push_ns, seconds * threads);
+    PhaseStats& phase = pulls ? unit_.stats.pull : unit_.stats.push;
+    phase.seconds += seconds;
+    ++phase.layers;
 }
 
 // Layer by layer in distance: a loss at d makes its predecessors wins at
@@ -53,6 +89,7 @@ bool LayerLoop::pulls(size_t decided, int into, int d) const {
 // yet known to lead to the opponent's win, and at zero it is lost.
 void LayerLoop::run() {
     Progress progress(unit_.label("propagation"), 0, progress_);
+    const auto started = std::chrono::steady_clock::now();
     // Layers grow as they are processed; those past the last are draws.
     const auto last = static_cast<size_t>(unit_.distances.last_layer);
     for (size_t d = 0; d <= last && d < std::max(unit_.decided.size(), unit_.candidates.size());
@@ -72,14 +109,17 @@ void LayerLoop::run() {
             const int into = unit_.sectors[s].swapped;
             std::vector<UnitPosition> share = take_sector(layer, s);
             if (share.empty() || into < 0) continue;
-            if (pulls(share.size(), into, distance))
-                pull_.run(distance, into);
-            else
-                push_.run(share, distance, into);
+            propagate(share, into, distance);
             progress.advance(share.size());
         }
     }
     push_.release();  // its buffers are not needed for writing the files
+    // The candidates' share of the time: what push and pull did not take.
+    unit_.stats.candidates.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
+        unit_.stats.push.seconds - unit_.stats.pull.seconds;
+    unit_.stats.push_scale = cost_.push_scale();
+    unit_.stats.pull_scale = cost_.pull_scale();
 }
 
 // Win candidates at distance d not decided sooner win at d. Their states
@@ -96,6 +136,7 @@ void LayerLoop::decide_candidates(int d) {
         append(unit_.decided, d, u);
         --unit_.undecided[&unit_.sector_holding(u) - unit_.sectors.data()];
     }
+    unit_.stats.candidates.far_writes += candidates.size();
     unit_.candidates[d] = {};
 }
 

@@ -126,6 +126,7 @@ void Pull::run(int d, int into) {
             reread(rereads, d, local);
         }
         unit_.conclude_layer(local, into);
+        unit_.stats.pull.add(rereads.far_reads + block.lines_read, 0);
     }
 }
 
@@ -170,6 +171,7 @@ void Pull::reread(Rereads& rereads, int d, Layers& decided) {
             counted += counts(load(unit_.states[rereads.successors[k]]), d);
         update(p.u, p.seen, reread_state(p.seen, counted, d, unit_.distances.win_step), decided);
     }
+    rereads.far_reads += rereads.successors.size();
     rereads.positions.clear();
     rereads.successors.clear();
 }
@@ -202,6 +204,7 @@ void Pull::read_flying_block(const SymmetryClasses::Class& theirs, const UnitSec
     block.counting.assign(exchanges.words(), 0);
     State* states = &unit_.states[next.offset + index.block_begin(theirs.rank)];
     const uint32_t slots = exchanges.subsets();
+    block.lines_read += (slots * sizeof(State) + kCacheLine - 1) / kCacheLine;
     // Other threads may be writing these states (a sector whose quiet
     // moves lead into itself): then they are loaded one at a time.
     const uint32_t whole = &next == &unit_.sectors[next.swapped] ? 0 : slots / 64 * 64;

@@ -40,6 +40,7 @@ class Pull {
         };
         std::vector<Unread> positions;
         std::vector<uint64_t> successors;
+        uint64_t far_reads = 0;  // successors read so far (stats.hpp)
     };
 
     // An undecided position of a slice of a sector, waiting to be read again.
@@ -57,6 +58,7 @@ class Pull {
         // The rank of the opponent class whose block this is.
         uint32_t rank = std::numeric_limits<uint32_t>::max();
         std::vector<uint64_t> counting;
+        uint64_t lines_read = 0;  // of every block read so far (stats.hpp)
     };
 
     static std::vector<uint32_t> slice_bounds(const SectorIndex& index);

@@ -90,9 +90,11 @@ void Push::run(const std::vector<UnitPosition>& layer, int d, int into) {
             for (size_t k = 0; k < pushed_.size(); ++k)
                 list_updates(pushed_[k], sector, won, unmoves, repeats, bins_[thread]);
             Layers local;
+            uint64_t updates = 0;
 #pragma omp for schedule(dynamic, 1)
-            for (uint32_t r = 0; r < regions; ++r) apply_updates(r, target, d, local);
+            for (uint32_t r = 0; r < regions; ++r) updates += apply_updates(r, target, d, local);
             unit_.conclude_layer(local, into);
+            unit_.stats.push.add(0, updates);
         }
     }
 }
@@ -200,14 +202,16 @@ void Push::list_updates(const Pushed& q, const UnitSector& sector, bool won, Cla
 }
 
 // Applies every thread's updates of region r of sector `target` after
-// layer d, and empties their lists.
-void Push::apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided) {
+// layer d, and empties their lists. Returns how many it applied.
+uint64_t Push::apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided) {
     constexpr size_t kAhead = 16;  // updates whose state is loading
     const bool lost = d % 2 == 0;
     const uint64_t base = target.offset + (uint64_t{r} << region_bits_);
     State* states = &unit_.states[base];
+    uint64_t applied = 0;
     for (auto& bins : bins_) {
         std::vector<uint32_t>& updates = bins[r];
+        applied += updates.size();
         for (size_t k = 0; k < updates.size(); ++k) {
             if (k + kAhead < updates.size())
                 __builtin_prefetch(&states[updates[k + kAhead] >> kWeightBits], 1);
@@ -233,6 +237,7 @@ void Push::apply_updates(uint32_t r, const UnitSector& target, int d, Layers& de
         }
         updates.clear();
     }
+    return applied;
 }
 
 // An update waiting in its region's list: the predecessor's place in the
@@ -244,13 +249,5 @@ uint32_t Push::update_of(uint64_t in_sector, int weight) const {
     return static_cast<uint32_t>(in_sector & ((uint64_t{1} << region_bits_) - 1)) << kWeightBits |
            static_cast<uint32_t>(weight);
 }
-
-// A predecessor reached from a position some symmetry fixes: those
-// reached more than once count together.
-struct Repeat {
-    uint64_t index;  // in its sector
-    Bitboard mover;  // its mover's stones, not necessarily canonical
-    bool operator<(const Repeat& other) const { return index < other.index; }
-};
 
 }  // namespace morris

@@ -61,7 +61,7 @@ class Push {
     uint32_t update_of(uint64_t in_sector, int weight) const;
     void list_updates(const Pushed& q, const UnitSector& sector, bool won, ClassUnmoves& unmoves,
                       std::vector<Repeat>& repeats, Bins& bins) const;
-    void apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided);
+    uint64_t apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided);
 
     Unit& unit_;
     int region_bits_;      // of push's regions

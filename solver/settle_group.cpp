@@ -79,6 +79,7 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, uint32_t c, Batch& ba
             RemovalReads reads;
             turns(group, mine, empty, closing, summary, reads);
             reads.read_into(summary);
+            batch.far_reads += reads.count;
             const uint64_t u = sector.offset + i;
             const Position p =
                 summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
@@ -86,6 +87,7 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, uint32_t c, Batch& ba
                 {static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
             ++visited;
         });
+    batch.far_writes += visited;  // write_settled scatters them over the unit
     write_settled(batch);
     return visited;
 }

@@ -49,6 +49,10 @@ bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey
     return std::filesystem::exists(dir / sector_file_name(v.name, key));
 }
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 uint64_t peak_memory_bytes() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -119,6 +123,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         if (options.on_sector) options.on_sector(r);
     };
     PagePool pool;  // outlives the arrays it hands out
+    PropagationCost cost(options.push_scale, options.pull_scale);  // learns unit by unit
     SolvedSectors solved(v, options.directory, pool, Distances::of(v.rules).children);
     for (const auto& unit : graph.units) {
         if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
@@ -139,12 +144,17 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         for (const SectorKey& c : children) solved.load(c);
 
         Unit solving(v, unit, pool);
-        LayerLoop layers(solving, options);
+        LayerLoop layers(solving, options, cost);
         // The unit's arrays are all taken: pages left over would only add to
         // the memory its other buffers take.
         pool.release();
+        UnitStats& stats = solving.stats;
+        stats.positions = solving.size;
+        const double first_pass_from = seconds_since(started);  // after loading the children
         FirstPass(solving, solved, options).run();
+        stats.first_pass.seconds = seconds_since(started) - first_pass_from;
         if (!solving.only_placements) layers.run();
+        const double written_from = seconds_since(started);
         {
             const auto entries = entries_of(solving);
             for (size_t s = 0; s < unit.size(); ++s) {
@@ -158,10 +168,12 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
                                .draws = written.draws,
                                .losses = written.losses,
                                .bytes_on_disk = written.file_bytes};
-                r.seconds =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started)
-                        .count();
+                r.seconds = seconds_since(started);
                 r.peak_memory = peak_memory_bytes();
+                if (s + 1 == unit.size()) {
+                    stats.write.seconds = r.seconds - written_from;
+                    r.stats = stats;
+                }
                 report(r);
             }
         }  // the spans of finish() end here: the entries may be kept below

@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "game/sector.hpp"
 #include "game/variant.hpp"
 #include "solver/sector_graph.hpp"
+#include "solver/stats.hpp"
 
 namespace morris {
 
@@ -22,6 +24,8 @@ struct SectorReport {
     uint64_t bytes_on_disk = 0;
     uint64_t peak_memory = 0;  // of the process so far, bytes
     bool skipped = false;      // already in the directory
+    // What the unit cost by phase (stats.hpp): on a unit's last sector only.
+    std::optional<UnitStats> stats = std::nullopt;
 };
 
 // How a layer of decided positions reaches the undecided positions whose
@@ -58,6 +62,11 @@ struct SolveOptions {
     // cover many regions and chunks.
     int push_region_bits = 20;
     uint64_t push_bytes = uint64_t{512} << 20;
+    // The push-or-pull cost model's scales to start from (PropagationCost in
+    // layers.hpp), which it then learns from the time its layers take on the
+    // running host. The same files whatever they are: tests skew them to
+    // drive the choice both ways.
+    double push_scale = 1, pull_scale = 1;
     // Called as each sector is written or found already written.
     std::function<void(const SectorReport&)> on_sector;
 };

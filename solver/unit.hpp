@@ -16,6 +16,7 @@
 #include "indexing/perfect_hash.hpp"
 #include "solver/solved_sectors.hpp"
 #include "solver/state.hpp"
+#include "solver/stats.hpp"
 
 namespace morris {
 
@@ -101,6 +102,7 @@ struct Unit {
     // By sector: quiet moves counted in the first pass (those of its
     // positions, into the swapped sector), and positions not yet decided.
     std::vector<uint64_t> internal_turns, undecided;
+    UnitStats stats;
 
     // "nine 9-8-0-0+8-9-0-0 <pass>", for progress lines and errors.
     std::string label(const char* pass) const;

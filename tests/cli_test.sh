@@ -106,6 +106,15 @@ grep -q "^0 inconsistent entries in 1 sectors verified" "$work/verify" ||
 grep -q "sectors are not in" "$work/verify" || fail "verify does not name the missing sectors"
 expect_error verify --variant five --db "$work/none"
 
+# --stats: a line per unit, under its last sector's, that solve-report.sh sums.
+"$morris" solve --variant five --db "$work/five-stats" --stats --no-progress >"$work/stats-log"
+units=$(grep -c '^stats ' "$work/stats-log")
+sectors=$(grep -cE '^[0-9]+-[0-9]+-[0-9]+-[0-9]+ ' "$work/stats-log")
+[ "$units" -gt 20 ] && [ "$units" -le "$sectors" ] ||
+    fail "solve --stats: $units stats lines for $sectors sectors"
+"$(dirname "$0")/../scripts/solve-report.sh" "$work/stats-log" >"$work/stats-report"
+grep -qE '^all +[0-9.]+ +[0-9.]+ ' "$work/stats-report" || fail "solve-report.sh sums no stats lines"
+
 # The N-move rule: the option, and the counter as a fifth field.
 expect_error perft --variant nine --rule n_move=0 --depth 1
 expect_error perft --variant nine --rule n_move=x --depth 1

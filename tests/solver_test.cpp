@@ -31,6 +31,7 @@
 #include <bit>
 #include <chrono>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +43,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -55,6 +57,7 @@
 #include "game/turns.hpp"
 #include "game/variant.hpp"
 #include "indexing/perfect_hash.hpp"
+#include "solver/layers.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
 #include "solver/verify.hpp"
@@ -794,6 +797,103 @@ TEST(SolverSlow, SevenNine43AndLasker3311AreTheSameHoweverLayersArePropagated) {
     expect_same_files_however_propagated(find_variant("nine"),
                                          {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
     expect_same_files_however_propagated(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
+}
+
+// The cost model learns each way's scale from the layers it times: a
+// measured layer moves the scale a quarter of the way (geometrically) to
+// its ratio of time to prediction, layers too short to time say nothing,
+// and one odd layer moves it at most a quarter of the way to 8.
+TEST(Solver, CostModelScalesFollowTheTimesItsLayersTook) {
+    PropagationCost cost;
+    const PropagationCost::Estimate even{.push_ns = 1e8, .pull_ns = 0.9e8};
+    EXPECT_TRUE(cost.pull_is_cheaper(even));
+    cost.record(/*pulled=*/true, 1e7, 0.16);  // 16 times the prediction: clamped to 8
+    EXPECT_NEAR(cost.pull_scale(), std::pow(8.0, 0.25), 1e-9);
+    EXPECT_FALSE(cost.pull_is_cheaper(even));
+    cost.record(/*pulled=*/false, 1e7, 0.01);  // as predicted
+    EXPECT_NEAR(cost.push_scale(), 1.0, 1e-9);
+    cost.record(/*pulled=*/false, 1e4, 1.0);  // too short to time
+    EXPECT_NEAR(cost.push_scale(), 1.0, 1e-9);
+    for (int k = 0; k < 100; ++k) cost.record(/*pulled=*/true, 1e7, 0.005);  // twice as fast
+    EXPECT_NEAR(cost.pull_scale(), 0.5, 1e-6);
+    EXPECT_TRUE(cost.pull_is_cheaper(even));
+}
+
+// Scales that lean all the way to push or to pull make the automatic
+// choice push every layer, or pull every layer where pushing costs
+// anything (the stats count them): the files are the same, and the same as
+// the default scales give.
+TEST(Solver, FiveAndNine43AreTheSameWhicheverWayTheCostModelLeans) {
+    for (const auto& [name, targets] : {std::pair<const char*, std::vector<SectorKey>>{"five", {}},
+                                        {"nine", {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}}}}) {
+        const Variant v = find_variant(name);
+        std::map<std::string, std::string> expected;
+        std::map<std::string, std::pair<int, int>> layers;  // by leaning: pushed, pulled
+        for (const auto& [leaning, push_scale, pull_scale] :
+             {std::tuple{"none", 1.0, 1.0}, std::tuple{"push", 1e-6, 1.0},
+              std::tuple{"pull", 1.0, 1e-6}}) {
+            TempDir dir("leaning");
+            SolveOptions options = quiet_options(dir.path());
+            options.threads = 2;
+            options.targets = targets;
+            options.push_scale = push_scale;
+            options.pull_scale = pull_scale;
+            auto& [pushed, pulled] = layers[leaning];
+            options.on_sector = [&](const SectorReport& r) {
+                if (r.stats) pushed += r.stats->push.layers, pulled += r.stats->pull.layers;
+            };
+            solve(v, options);
+            const auto files = directory_bytes(dir.path());
+            if (expected.empty()) expected = files;
+            ASSERT_EQ(files.size(), expected.size()) << name;
+            for (const auto& [file, bytes] : expected)
+                EXPECT_TRUE(files.count(file) && bytes == files.at(file))
+                    << name << " " << file << " differs leaning to " << leaning;
+        }
+        EXPECT_EQ(layers["push"].second, 0) << name;
+        EXPECT_GT(layers["pull"].second, 10) << name;
+        EXPECT_LT(layers["pull"].first, layers["push"].first) << name;
+    }
+}
+
+// The first pass's far reads are its turns that remove a stone into a
+// solved sector (the opponent not left lost): counted here with the game's
+// turn generator over every indexed position of each of five's units. Its
+// far writes are the positions of the sectors it walks by opponent, those
+// that place, when moving sectors walk in index order.
+TEST(Solver, StatsCountEveryFirstPassReadOfASolvedChildAfterARemoval) {
+    const Variant v = find_variant("five");
+    TempDir dir("stats");
+    SolveOptions options = quiet_options(dir.path());
+    options.threads = 2;
+    options.moving_walk = MovingWalk::index_order;
+    std::vector<SectorKey> unit;
+    int units = 0;
+    options.on_sector = [&](const SectorReport& r) {
+        unit.push_back(r.key);
+        if (!r.stats) return;
+        uint64_t removals = 0, positions = 0, by_opponent = 0;
+        for (const SectorKey& k : unit) {
+            const SectorIndex& index =
+                sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
+            positions += index.size();
+            if (k.mover_in_hand > 0) by_opponent += index.size();
+            index.for_each_in_blocks(0, index.block_count(), [&](uint64_t, Stones stones) {
+                for_each_turn(v, position_of(k, stones, side_to_move(v, k)), [&](const Turn& t) {
+                    if (t.removals() > 0 &&
+                        !is_lost_sector(sector_after(k, t.is_placement(), t.removals())))
+                        ++removals;
+                });
+            });
+        }
+        EXPECT_EQ(r.stats->positions, positions) << to_string(r.key);
+        EXPECT_EQ(r.stats->first_pass.far_reads, removals) << to_string(r.key);
+        EXPECT_EQ(r.stats->first_pass.far_writes, by_opponent) << to_string(r.key);
+        unit.clear();
+        ++units;
+    };
+    solve(v, options);
+    EXPECT_GT(units, 20);
 }
 
 // Push lists updates by region of states and applies each region on one

@@ -128,8 +128,25 @@ uint64_t parse_bytes(const std::string& text) {
     return static_cast<uint64_t>(number * static_cast<double>(uint64_t{1} << shift));
 }
 
+// A unit's cost by phase (solver/stats.hpp): seconds, and far accesses a
+// position of the unit. One line, under the unit's last sector's, for
+// scripts/solve-report.sh to sum by phase of the game.
+void print_unit_stats(const SectorReport& r) {
+    const UnitStats& s = *r.stats;
+    const auto n = static_cast<double>(std::max<uint64_t>(s.positions, 1));
+    auto per = [&](uint64_t count) { return static_cast<double>(count) / n; };
+    fmt::print(
+        "stats {} {} positions  first-pass {:.2f} s {:.3f} reads {:.3f} writes  push {} layers "
+        "{:.2f} s {:.3f} writes  pull {} layers {:.2f} s {:.3f} reads  candidates {:.2f} s {:.3f} "
+        "writes  write {:.2f} s  scales push {:.2f} pull {:.2f}\n",
+        to_string(r.key), s.positions, s.first_pass.seconds, per(s.first_pass.far_reads),
+        per(s.first_pass.far_writes), s.push.layers, s.push.seconds, per(s.push.far_writes),
+        s.pull.layers, s.pull.seconds, per(s.pull.far_reads), s.candidates.seconds,
+        per(s.candidates.far_writes), s.write.seconds, s.push_scale, s.pull_scale);
+}
+
 int run_solve(const VariantOptions& options, SolveOptions solve_options, const std::string& sectors,
-              const std::string& memory_limit) {
+              const std::string& memory_limit, bool stats) {
     Variant v = options.resolve();
     solve_options.targets = parse_sector_list(sectors);
     if (!memory_limit.empty()) solve_options.memory_limit = parse_bytes(memory_limit);
@@ -144,6 +161,7 @@ int run_solve(const VariantOptions& options, SolveOptions solve_options, const s
             "{:>7.2f} GiB peak {:>12} bytes\n",
             to_string(r.key), r.positions, r.wins, r.draws, r.losses, r.seconds,
             r.peak_memory / double(1 << 30), r.bytes_on_disk);
+        if (stats && r.stats) print_unit_stats(r);
         std::fflush(stdout);
     };
     solve(v, solve_options);
@@ -242,6 +260,7 @@ int main(int argc, char** argv) {
     VariantOptions solve_variant;
     SolveOptions solve_options;
     std::string solve_sectors, solve_memory;
+    bool solve_stats = false;
     auto* solve_command = app.add_subcommand("solve", "Solve a variant into a database directory");
     solve_variant.add_to(solve_command);
     solve_command->add_option("--db", solve_options.directory, "Database directory")->required();
@@ -249,6 +268,8 @@ int main(int argc, char** argv) {
     solve_command->add_option("--sectors", solve_sectors,
                               "Comma-separated sectors (with what they need); default all");
     solve_command->add_flag("!--no-progress", solve_options.progress, "No progress line");
+    solve_command->add_flag("--stats", solve_stats,
+                            "Per unit: seconds and far memory accesses a position, by phase");
     solve_command->add_option("--memory-limit", solve_memory,
                               "Refuse units needing more (e.g. 20G); default 80% of RAM");
     solve_command
@@ -348,7 +369,8 @@ int main(int argc, char** argv) {
         if (*turns_command) return run_turns(turns_options, turns_position);
         if (*sectors_command) return run_sectors(sectors_options);
         if (*solve_command)
-            return run_solve(solve_variant, solve_options, solve_sectors, solve_memory);
+            return run_solve(solve_variant, solve_options, solve_sectors, solve_memory,
+                             solve_stats);
         if (*verify_command) return run_verify(verify_variant, verify_directory, verify_sectors);
         if (*query_command) {
             if (query_moves_option->count())
