@@ -93,24 +93,26 @@ ProbeResult Database::probe(const Position& position) const {
     }
 }
 
-// A WDL file may store, for a position whose value its loud resetting turns
-// (mill-closing placements and removals) reach, any smaller value
-// (solver/compact.hpp): the value is the better of the stored one and those
-// turns'. Each of them places or removes a stone, so the search ends; it asks
-// only "at most this?" (a null window), which a stored value above the bound,
-// or one reply beating it, answers at once.
+// A WDL file may store, for a position whose value one of its turns that
+// remove a stone reaches, any smaller value (solver/compact.hpp): the value
+// is the better of the stored one and those turns'. Only sectors of an odd
+// stone count do (wdl_may_store_less), and those turns lead into sectors
+// that store exactly: the search is one ply. It asks only "at most this?"
+// (a null window), which a stored value above the bound, or one reply
+// beating it, answers at once.
 bool Database::at_most(const Position& position, Value bound) const {
     if (bound == Value::win || position.total(position.side) < kFewestStones) return true;
     const Stored s = stored(position);
     if (decode(s.entry, s.file.info().code).value > bound) return false;
-    if (s.file.info().code != EntryCode::wdl) return true;  // stored exactly
+    if (s.file.info().code != EntryCode::wdl || !wdl_may_store_less(sector_of(position)))
+        return true;  // stored exactly
     // A turn gives the opposite of the value after it: above `bound` unless
     // the position after it is worth opposite(bound) or more to its side,
     // that is, more than the value just below opposite(bound).
     const Value below_opposite = bound == Value::loss ? Value::draw : Value::loss;
     bool within = true;
     for_each_loud_turn(variant_, position, [&](const Turn& turn) {
-        if (within && resets_counter(turn))
+        if (within && turn.removals() > 0)
             within = !at_most(apply_turn(variant_, position, turn), below_opposite);
     });
     return within;
@@ -120,7 +122,9 @@ Value Database::wdl(const Position& position) const {
     if (position.total(position.side) < kFewestStones) return Value::loss;
     const Stored s = stored(position);
     const Value least = decode(s.entry, s.file.info().code).value;
-    if (s.file.info().code != EntryCode::wdl || least == Value::win) return least;
+    if (s.file.info().code != EntryCode::wdl || least == Value::win ||
+        !wdl_may_store_less(sector_of(position)))
+        return least;
     if (least == Value::loss && at_most(position, Value::loss)) return Value::loss;
     return at_most(position, Value::draw) ? Value::draw : Value::win;
 }

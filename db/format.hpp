@@ -19,10 +19,12 @@ constexpr uint32_t kFormatVersion = 1;
 // 16-bit entries as two byte planes, by their EntryCode.
 constexpr uint32_t kEncodingBytePlanes16 = 1;          // EntryCode::parity
 constexpr uint32_t kEncodingBytePlanes16Explicit = 2;  // EntryCode::explicit_value
-// One byte per entry, 0 draw, 1 loss, 2 win (EntryCode::wdl); positions whose
-// value a search of their resetting turns finds may hold a smaller value
-// (solver/compact.hpp).
-constexpr uint32_t kEncodingWdlBytes = 3;
+// One byte per entry, 0 draw, 1 loss, 2 win (EntryCode::wdl); in sectors of
+// an odd stone count, positions whose value a turn that removes a stone
+// reaches may hold a smaller value (wdl_may_store_less, solver/compact.hpp).
+// Encoding 3 was an earlier rule (any sector, any resetting turn, searched
+// to any depth) and is no longer read.
+constexpr uint32_t kEncodingWdlBytes = 4;
 
 constexpr uint32_t encoding_of(EntryCode code) {
     return code == EntryCode::parity           ? kEncodingBytePlanes16

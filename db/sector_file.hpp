@@ -52,6 +52,17 @@ inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
 // WDL files' blocks: one byte an entry, 64 KiB decompressed for a cold probe.
 inline constexpr uint32_t kWdlBlockEntries = 1 << 16;
 
+// Whether a WDL file of sector `key` may store, for a position whose value a
+// turn that removes a stone reaches, a smaller value (solver/compact.hpp):
+// those with an odd count of stones, on the board and in hand. Such a turn
+// makes the count even, and those sectors store every value exactly, so the
+// reader's search of a position's removals is one ply deep.
+inline constexpr bool wdl_may_store_less(const SectorKey& key) {
+    return (key.mover_on_board + key.opponent_on_board + key.mover_in_hand + key.opponent_in_hand) %
+               2 ==
+           1;
+}
+
 // The hash of a variant's full rule set (FNV-1a of Variant::rule_text(),
 // stable across builds) that a file records: a file answers only for the
 // rules it was solved under.

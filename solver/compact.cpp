@@ -17,9 +17,9 @@ namespace {
 
 constexpr int kBlocksPerChunk = 4;  // index blocks handed to a thread at a time
 
-// For each position of a sector, whether a resetting turn reaches its
-// value, so that its WDL file may hold any smaller value there (1) or must
-// hold the value itself (0).
+// For each position of a sector that may store less, whether a turn that
+// removes a stone reaches its value, so that its WDL file may hold any
+// smaller value there (1) or must hold the value itself (0).
 std::vector<uint8_t> any_smaller(const Variant& v, const SectorKey& key,
                                  const SolvedSectors& solved, Progress& bar) {
     const SectorIndex& index = sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
@@ -41,7 +41,7 @@ std::vector<uint8_t> any_smaller(const Variant& v, const SectorKey& key,
             bool found = false;
             if (value != Value::loss)
                 for_each_loud_turn(v, p, [&](const Turn& t) {
-                    if (!found && resets_counter(t))
+                    if (!found && t.removals() > 0)
                         found = opposite(solved.lookup(apply_turn(v, p, t)).value) == value;
                 });
             reached[i] = found;
@@ -95,21 +95,28 @@ CompactReport compact(const Variant& v, const CompactOptions& options) {
         }
         SolvedSectors solved(v, options.from, pool);
         solved.load(key);
-        // Successors by resetting turns: all but the one quiet moves lead to.
-        for (const SectorKey& s : graph.successors.at(key))
-            if (s != sector_after(key, false, 0)) solved.load(s);
+        const bool may_store_less = wdl_may_store_less(key);
+        // Successors by removals: all but those of quiet moves and placements.
+        if (may_store_less)
+            for (const SectorKey& s : graph.successors.at(key))
+                if (s != sector_after(key, false, 0) && s != sector_after(key, true, 0))
+                    solved.load(s);
         const auto full = SectorFile::open(options.from / name, v.name, rule_hash(v), key);
         if (full->info().code != entry_code(v))  // a WDL file understates some values
             throw DatabaseError(full->path().string() +
                                 ": holds win, draw or loss only; compact needs the full database");
         Progress bar(v.name + " compact " + to_string(key), full->info().entries, options.progress);
-        const std::vector<uint8_t> smaller = any_smaller(v, key, solved, bar);
+        std::vector<uint8_t> smaller(full->info().entries, 0);
+        if (may_store_less)
+            smaller = any_smaller(v, key, solved, bar);
+        else
+            bar.advance(smaller.size());
         const std::vector<Entry> entries =
-            fill(smaller, solved.entries(key), entry_code(v), kWdlBlockEntries);
+            fill(smaller, solved.entries(key), entry_code(v), options.block_entries);
         const ValueCounts counts{full->info().wins, full->info().draws, full->info().losses};
         const SectorFileInfo written =
             write_sector_file(options.to / name, v.name, rule_hash(v), key, entries,
-                              kWdlBlockEntries, EntryCode::wdl, &counts);
+                              options.block_entries, EntryCode::wdl, &counts);
         ++report.sectors_written;
         report.positions += smaller.size();
         report.stored_exactly +=

@@ -2,20 +2,23 @@
 // of a search and keep the full files (with distances) for the root.
 //
 // Each position is stored as win, draw or loss in one byte, blocks of them
-// compressed by zstd at a deep level. A position whose value one of its
-// loud resetting turns (mill-closing placements and removals, as
-// for_each_loud_turn gives them) already reaches need not be stored exactly:
-// the reader takes the better of the stored value and those turns'
-// (Database::probe_wdl), so such a position may hold any smaller value. It
-// holds the smaller of the value before it in the file (a draw at each
-// block's start) and its own, which lengthens runs: 39% of nine's
-// moving-phase positions and 62% of its placement positions are such, and
-// their files shrink by 11% and 42% for it (sampled, level 19).
+// compressed by zstd at a deep level. In sectors with an odd count of stones
+// (on the board and in hand: wdl_may_store_less in db/sector_file.hpp), a
+// position whose value one of its turns that remove a stone already reaches
+// need not be stored exactly: the reader takes the better of the stored
+// value and those turns' (Database::probe_wdl), so such a position may hold
+// any smaller value. It holds the smaller of the value before it in the file
+// (a draw at each block's start) and its own, which lengthens runs. A
+// removal makes the count even, and those sectors are stored exactly, so a
+// probe searches one ply at most: allowing it everywhere made nine's files
+// smaller still (1.29 GB) but its probes chase removals through removal
+// after removal, a block each (cold 1 ms).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 
+#include "db/sector_file.hpp"
 #include "game/variant.hpp"
 
 namespace morris {
@@ -25,6 +28,9 @@ struct CompactOptions {
     std::filesystem::path to;    // where the WDL files go
     int threads = 0;             // 0: all
     bool progress = true;
+    // Entries a block: larger blocks compress better, smaller ones cost a
+    // cold probe less to decompress.
+    uint32_t block_entries = kWdlBlockEntries;
 };
 
 struct CompactReport {

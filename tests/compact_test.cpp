@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
 #include "db/database.hpp"
+#include "db/sector_file.hpp"
 #include "game/notation.hpp"
 #include "indexing/perfect_hash.hpp"
 #include "solver/sector_graph.hpp"
@@ -30,11 +32,13 @@ void solve_into(const Variant& v, const fs::path& dir, const std::vector<SectorK
     solve(v, options);
 }
 
-CompactReport compact_into(const Variant& v, const fs::path& from, const fs::path& to) {
+CompactReport compact_into(const Variant& v, const fs::path& from, const fs::path& to,
+                           uint32_t block_entries = kWdlBlockEntries) {
     CompactOptions options;
     options.from = from;
     options.to = to;
     options.progress = false;
+    options.block_entries = block_entries;
     return compact(v, options);
 }
 
@@ -71,6 +75,36 @@ uint64_t expect_same_values(const Variant& v, const fs::path& full, const fs::pa
     return compared;
 }
 
+// Sector by sector, what the WDL files store against the full files' values:
+// never more; exactly in sectors of an even stone count, which the reader's
+// one-ply search relies on. Returns how many positions store less.
+uint64_t expect_less_only_where_allowed(const Variant& v, const fs::path& full,
+                                        const fs::path& wdl) {
+    uint64_t less = 0;
+    for (const SectorKey& key : sector_graph(v).sectors) {
+        const std::string name = sector_file_name(v.name, key);
+        if (!fs::exists(wdl / name)) continue;
+        const std::vector<Entry> exact =
+            SectorFile::open(full / name, v.name, rule_hash(v), key)->read_all();
+        const std::vector<Entry> stored =
+            SectorFile::open(wdl / name, v.name, rule_hash(v), key)->read_all();
+        EXPECT_EQ(exact.size(), stored.size()) << name;
+        uint64_t sector_less = 0, more = 0;
+        for (size_t i = 0; i < std::min(exact.size(), stored.size()); ++i) {
+            const Value value = decode(exact[i], entry_code(v)).value;
+            const Value held = decode(stored[i], EntryCode::wdl).value;
+            sector_less += held < value;
+            more += held > value;
+        }
+        EXPECT_EQ(more, 0u) << name;
+        if (!wdl_may_store_less(key)) {
+            EXPECT_EQ(sector_less, 0u) << name;
+        }
+        less += sector_less;
+    }
+    return less;
+}
+
 TEST(Compact, FiveGivesEveryValueFromFewerBytes) {
     const Variant v = find_variant("five");
     TempDir full("compact-five"), wdl("compact-five-wdl");
@@ -81,6 +115,13 @@ TEST(Compact, FiveGivesEveryValueFromFewerBytes) {
     EXPECT_LT(report.stored_exactly, report.positions * 9 / 10);  // the search does some work
     EXPECT_LT(directory_bytes(wdl.path()) * 3, directory_bytes(full.path()));
     EXPECT_EQ(expect_same_values(v, full.path(), wdl.path()), 1006923u);
+    EXPECT_GT(expect_less_only_where_allowed(v, full.path(), wdl.path()), 10000u);
+
+    // Blocks of the fewest entries the CLI allows: more blocks, the same values.
+    TempDir small("compact-five-small-blocks");
+    compact_into(v, full.path(), small.path(), 1024);
+    EXPECT_EQ(expect_same_values(v, full.path(), small.path()), 1006923u);
+    EXPECT_GT(directory_bytes(small.path()), directory_bytes(wdl.path()));
 }
 
 TEST(Compact, OtherRulesAndFlyingGiveEveryValue) {
@@ -101,6 +142,7 @@ TEST(Compact, OtherRulesAndFlyingGiveEveryValue) {
     EXPECT_EQ(report.sectors_written, 4u);
     EXPECT_GT(report.sectors_missing, 500u);
     EXPECT_GT(expect_same_values(nine, nine_full.path(), nine_wdl.path()), 3000000u);
+    EXPECT_GT(expect_less_only_where_allowed(nine, nine_full.path(), nine_wdl.path()), 0u);
 }
 
 TEST(Compact, ResumesAndRefusesDistanceProbesAndTheNMoveRule) {
