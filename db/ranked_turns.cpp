@@ -64,10 +64,10 @@ RankedTurns rank_turns(const Database& db, const Position& p, int counter) {
 
 PickedTurn pick_turn(const Database& db, const Position& p, int counter) {
     const RankedTurns ranked = rank_turns(db, p, counter);
-    if (!ranked.ok()) return {std::nullopt, ranked.error};
+    if (!ranked.ok()) return {std::nullopt, ranked.error, ranked.needs_full_database};
     if (ranked.turns.empty()) return {};
     const RankedTurn& best = ranked.turns.front();
-    if (best.outcome.value != Value::draw) return {best, ""};
+    if (best.outcome.value != Value::draw) return {best, "", false};
     // Among the drawing turns, the most losing replies for the opponent.
     const RankedTurn* chosen = &best;
     int most_mistakes = -1;
@@ -77,13 +77,13 @@ PickedTurn pick_turn(const Database& db, const Position& p, int counter) {
         const int after = counter_after(t.turn, counter);
         if (rules.has_n_move() && after >= rules.n_move) continue;  // the rule ends the game
         const RankedTurns replies = rank_turns(db, apply_turn(db.variant(), p, t.turn), after);
-        if (!replies.ok()) return {std::nullopt, replies.error};
+        if (!replies.ok()) return {std::nullopt, replies.error, replies.needs_full_database};
         const int mistakes = static_cast<int>(
             std::count_if(replies.turns.begin(), replies.turns.end(),
                           [](const RankedTurn& r) { return r.outcome.value == Value::loss; }));
         if (mistakes > most_mistakes) most_mistakes = mistakes, chosen = &t;
     }
-    return {*chosen, ""};
+    return {*chosen, "", false};
 }
 
 }  // namespace morris

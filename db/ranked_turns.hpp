@@ -44,6 +44,8 @@ RankedTurns rank_turns(const Database& database, const Position& position, int c
 struct PickedTurn {
     std::optional<RankedTurn> turn;
     std::string error;  // empty on success
+    // The error is that the files are WDL-only: picking needs distances.
+    bool needs_full_database = false;
     bool ok() const { return error.empty(); }
 };
 PickedTurn pick_turn(const Database& database, const Position& position, int counter = 0);

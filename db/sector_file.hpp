@@ -32,6 +32,12 @@ struct DatabaseError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// A distance asked of WDL-only files (morris compact): they hold win, draw or
+// loss only.
+struct NeedsFullDatabase : DatabaseError {
+    using DatabaseError::DatabaseError;
+};
+
 // What a sector file says about itself.
 struct SectorFileInfo {
     std::string variant;

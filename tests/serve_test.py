@@ -148,6 +148,19 @@ def test_ctrl_c_stops_it_cleanly(db):
     assert code == 0 and "stopped" in rest
 
 
+def test_wdl_only_files_say_distances_need_the_full_database(db, tmp_path):
+    wdl = tmp_path / "five-wdl"
+    subprocess.run([MORRIS, "compact", "--variant", "five", "--db", str(db), "--out", str(wdl),
+                    "--no-progress"], check=True, stdout=subprocess.DEVNULL)
+    s = Server(wdl)
+    try:
+        for path in ("/api/query", "/api/best"):
+            status, body = s.get(path, position=FIVE_MOVING)
+            assert status == 501 and "full database" in body["error"], (path, body)
+    finally:
+        s.stop()
+
+
 def test_database_errors_are_500_naming_the_file(db, tmp_path):
     import shutil
     damaged = tmp_path / "damaged"

@@ -92,10 +92,12 @@ Answer answer_position(const Databases& dbs, const std::string& text) {
     a.at = parse_counted_position(v, text);  // throws NotationError
     const Position& p = a.at.position;
     const ProbeResult r = db.probe(p);
+    if (r.needs_full_database) throw NeedsFullDatabase(r.error);
     if (!r.ok()) throw DatabaseError(r.error);
     a.stored = r.outcome;
     a.outcome = at_counter(v.rules, r.outcome, a.at.counter);
     a.ranked = rank_turns(db, p, a.at.counter);
+    if (a.ranked.needs_full_database) throw NeedsFullDatabase(a.ranked.error);
     if (!a.ranked.ok()) throw DatabaseError(a.ranked.error);
     a.plain_turns.resize(a.ranked.turns.size());
     if (dbs.plain) {

@@ -42,12 +42,15 @@ std::string error_json(const std::string& message) {
 }
 
 // Runs `answer` for a JSON response: bad input (std::invalid_argument, which
-// NotationError is) is 400, anything else (a damaged file) 500, both with the
-// message.
+// NotationError is) is 400, distances asked of WDL-only files 501,
+// anything else (a damaged file) 500, all with the message.
 template <typename Answer>
 void respond(httplib::Response& response, Answer&& answer) {
     try {
         response.set_content(answer(), "application/json");
+    } catch (const NeedsFullDatabase& e) {
+        response.status = 501;  // the request is sound; these files cannot answer it
+        response.set_content(error_json(e.what()), "application/json");
     } catch (const std::invalid_argument& e) {
         response.status = 400;
         response.set_content(error_json(e.what()), "application/json");
@@ -98,6 +101,7 @@ std::string after_json(const Variant& v, const std::string& position, const std:
 std::string best_json(const Database& db, const std::string& position) {
     const CountedPosition at = parse_counted_position(db.variant(), position);
     const PickedTurn picked = pick_turn(db, at.position, at.counter);
+    if (picked.needs_full_database) throw NeedsFullDatabase(picked.error);
     if (!picked.ok()) throw DatabaseError(picked.error);
     if (!picked.turn) return "{\"turn\": null}";
     return fmt::format("{{\"turn\": {}}}", json_string(to_string(db.variant(), picked.turn->turn)));
