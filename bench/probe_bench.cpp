@@ -206,7 +206,7 @@ void BM_ProbeWdlWarm(benchmark::State& state) {
 }
 BENCHMARK(BM_ProbeWdlWarm);
 
-// As BM_ProbeCold on the WDL-only copy: a block of 64 KiB decompressed for
+// As BM_ProbeCold on the WDL-only copy: a block of 16 KiB decompressed for
 // nearly every probe, and more for its resetting turns' positions.
 void BM_ProbeWdlCold(benchmark::State& state) {
     const BenchDatabase& db = bench_database();

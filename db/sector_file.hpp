@@ -55,8 +55,11 @@ struct SectorFileInfo {
 };
 
 inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
-// WDL files' blocks: one byte an entry, 64 KiB decompressed for a cold probe.
-inline constexpr uint32_t kWdlBlockEntries = 1 << 16;
+// WDL files' blocks: one byte an entry, 16 KiB decompressed for a cold probe
+// and for each position its search reads. On nine's moving phase (host E3)
+// a cold WDL probe took 34 us against the full files' 30; blocks of 64 KiB
+// make the files 8-12% smaller (scripts/sample-compact.sh).
+inline constexpr uint32_t kWdlBlockEntries = 1 << 14;
 
 // Whether a WDL file of sector `key` may store, for a position whose value a
 // turn that removes a stone reaches, a smaller value (solver/compact.hpp):

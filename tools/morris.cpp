@@ -341,7 +341,7 @@ int main(int argc, char** argv) {
     compact_command->add_option("--threads", compact_options.threads, "Threads (default: all)");
     compact_command
         ->add_option("--block-entries", compact_options.block_entries,
-                     "Positions a compressed block (default 65536): smaller is faster cold")
+                     "Positions a compressed block (default 16384): smaller is faster cold")
         ->check(CLI::Range(1u << 10, 1u << 20));
     compact_command->add_flag("!--no-progress", compact_options.progress, "No progress line");
 
