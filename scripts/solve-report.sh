@@ -51,7 +51,7 @@ END {
     for (i = 1; i <= n; i++) print units[i] | "sort -rn | head -8"
 }'
 
-grep -E '^stats ' "$log" | awk '
+{ grep -E '^stats ' "$log" || true; } | awk '
 {
     phase = ($2 ~ /-0-0$/) ? "moving" : "placement"
     n = $3; positions[phase] += n
