@@ -27,7 +27,7 @@ namespace morris {
 class PropagationCost {
   public:
     // Scales to start from (1: the host of the fit); tests skew them to
-    // drive the choice either way.
+    // drive the choice either way. Learning multiplies a scale: 0 stays 0.
     explicit PropagationCost(double push_scale = 1, double pull_scale = 1)
         : push_scale_(push_scale), pull_scale_(pull_scale) {}
 

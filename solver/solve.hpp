@@ -64,8 +64,9 @@ struct SolveOptions {
     uint64_t push_bytes = uint64_t{512} << 20;
     // The push-or-pull cost model's scales to start from (PropagationCost in
     // layers.hpp), which it then learns from the time its layers take on the
-    // running host. The same files whatever they are: tests skew them to
-    // drive the choice both ways.
+    // running host (a scale of 0 stays 0: that way is always chosen). The
+    // same files whatever they are: tests skew them to drive the choice both
+    // ways.
     double push_scale = 1, pull_scale = 1;
     // Called as each sector is written or found already written.
     std::function<void(const SectorReport&)> on_sector;

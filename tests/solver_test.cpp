@@ -819,9 +819,10 @@ TEST(Solver, CostModelScalesFollowTheTimesItsLayersTook) {
     EXPECT_TRUE(cost.pull_is_cheaper(even));
 }
 
-// Scales that lean all the way to push or to pull make the automatic
+// A scale of 0 makes its way free, whatever the layers measure (learning
+// multiplies it): leaning all the way to push or to pull makes the automatic
 // choice push every layer, or pull every layer where pushing costs
-// anything (the stats count them): the files are the same, and the same as
+// anything (the stats count them). The files are the same, and the same as
 // the default scales give.
 TEST(Solver, FiveAndNine43AreTheSameWhicheverWayTheCostModelLeans) {
     for (const auto& [name, targets] : {std::pair<const char*, std::vector<SectorKey>>{"five", {}},
@@ -830,8 +831,8 @@ TEST(Solver, FiveAndNine43AreTheSameWhicheverWayTheCostModelLeans) {
         std::map<std::string, std::string> expected;
         std::map<std::string, std::pair<int, int>> layers;  // by leaning: pushed, pulled
         for (const auto& [leaning, push_scale, pull_scale] :
-             {std::tuple{"none", 1.0, 1.0}, std::tuple{"push", 1e-6, 1.0},
-              std::tuple{"pull", 1.0, 1e-6}}) {
+             {std::tuple{"none", 1.0, 1.0}, std::tuple{"push", 0.0, 1.0},
+              std::tuple{"pull", 1.0, 0.0}}) {
             TempDir dir("leaning");
             SolveOptions options = quiet_options(dir.path());
             options.threads = 2;
