@@ -4,6 +4,15 @@
 #include "indexing/perfect_hash.hpp"
 
 namespace morris {
+namespace {
+
+// Whether `file` holds the value of `position` itself: full files always do,
+// WDL files outside the sectors that may store less (wdl_may_store_less).
+bool stored_exactly(const SectorFile& file, const Position& position) {
+    return file.info().code != EntryCode::wdl || !wdl_may_store_less(sector_of(position));
+}
+
+}  // namespace
 
 size_t Database::BlockKeyHash::operator()(const BlockKey& k) const {
     uint64_t h = uint64_t{k.sector.mover_on_board} | uint64_t{k.sector.opponent_on_board} << 8 |
@@ -104,8 +113,7 @@ bool Database::at_most(const Position& position, Value bound) const {
     if (bound == Value::win || position.total(position.side) < kFewestStones) return true;
     const Stored s = stored(position);
     if (decode(s.entry, s.file.info().code).value > bound) return false;
-    if (s.file.info().code != EntryCode::wdl || !wdl_may_store_less(sector_of(position)))
-        return true;  // stored exactly
+    if (stored_exactly(s.file, position)) return true;
     // A turn gives the opposite of the value after it: above `bound` unless
     // the position after it is worth opposite(bound) or more to its side,
     // that is, more than the value just below opposite(bound).
@@ -122,9 +130,7 @@ Value Database::wdl(const Position& position) const {
     if (position.total(position.side) < kFewestStones) return Value::loss;
     const Stored s = stored(position);
     const Value least = decode(s.entry, s.file.info().code).value;
-    if (s.file.info().code != EntryCode::wdl || least == Value::win ||
-        !wdl_may_store_less(sector_of(position)))
-        return least;
+    if (least == Value::win || stored_exactly(s.file, position)) return least;
     if (least == Value::loss && at_most(position, Value::loss)) return Value::loss;
     return at_most(position, Value::draw) ? Value::draw : Value::win;
 }

@@ -67,7 +67,7 @@ PickedTurn pick_turn(const Database& db, const Position& p, int counter) {
     if (!ranked.ok()) return {std::nullopt, ranked.error, ranked.needs_full_database};
     if (ranked.turns.empty()) return {};
     const RankedTurn& best = ranked.turns.front();
-    if (best.outcome.value != Value::draw) return {best, "", false};
+    if (best.outcome.value != Value::draw) return {best, ""};
     // Among the drawing turns, the most losing replies for the opponent.
     const RankedTurn* chosen = &best;
     int most_mistakes = -1;
@@ -83,7 +83,7 @@ PickedTurn pick_turn(const Database& db, const Position& p, int counter) {
                           [](const RankedTurn& r) { return r.outcome.value == Value::loss; }));
         if (mistakes > most_mistakes) most_mistakes = mistakes, chosen = &t;
     }
-    return {*chosen, "", false};
+    return {*chosen, ""};
 }
 
 }  // namespace morris

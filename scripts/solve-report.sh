@@ -53,15 +53,20 @@ END {
 
 { grep -E '^stats ' "$log" || true; } | awk '
 {
-    phase = ($2 ~ /-0-0$/) ? "moving" : "placement"
-    n = $3; positions[phase] += n
-    first_s[phase] += $6; first_r[phase] += $8 * n; first_w[phase] += $10 * n
-    push_s[phase] += $15; push_w[phase] += $17 * n
-    pull_s[phase] += $22; pull_r[phase] += $24 * n
-    cand_s[phase] += $27; cand_w[phase] += $29 * n
-    write_s[phase] += $32
+    n = $3
+    split((($2 ~ /-0-0$/) ? "moving" : "placement") " all", phases)
+    for (k in phases) {
+        p = phases[k]; positions[p] += n
+        first_s[p] += $6; first_r[p] += $8 * n; first_w[p] += $10 * n
+        push_s[p] += $15; push_w[p] += $17 * n
+        pull_s[p] += $22; pull_r[p] += $24 * n
+        cand_s[p] += $27; cand_w[p] += $29 * n
+        write_s[p] += $32
+    }
 }
-function row(p, n) {
+function row(p,   n) {
+    if (!(p in positions)) return
+    n = positions[p]
     printf "%-10s %8.1f %5.2f %5.2f %8.1f %5.2f %8.1f %5.2f %8.1f %5.2f %8.1f %6.2f\n", p,
            first_s[p], first_r[p] / n, first_w[p] / n, push_s[p], push_w[p] / n, pull_s[p],
            pull_r[p] / n, cand_s[p], cand_w[p] / n, write_s[p],
@@ -75,13 +80,5 @@ END {
            "candidates", "write", "far"
     printf "%-10s %8s %5s %5s %8s %5s %8s %5s %8s %5s %8s %6s\n", "phase", "s", "r", "w", "s",
            "w", "s", "r", "s", "w", "s", "a pos"
-    for (p in positions) row(p, positions[p])
-    for (p in positions) {
-        all_n += positions[p]
-        first_s["all"] += first_s[p]; first_r["all"] += first_r[p]; first_w["all"] += first_w[p]
-        push_s["all"] += push_s[p]; push_w["all"] += push_w[p]
-        pull_s["all"] += pull_s[p]; pull_r["all"] += pull_r[p]
-        cand_s["all"] += cand_s[p]; cand_w["all"] += cand_w[p]; write_s["all"] += write_s[p]
-    }
-    row("all", all_n)
+    row("placement"); row("moving"); row("all")
 }'

@@ -106,11 +106,10 @@ CompactReport compact(const Variant& v, const CompactOptions& options) {
             throw DatabaseError(full->path().string() +
                                 ": holds win, draw or loss only; compact needs the full database");
         Progress bar(v.name + " compact " + to_string(key), full->info().entries, options.progress);
-        std::vector<uint8_t> smaller(full->info().entries, 0);
-        if (may_store_less)
-            smaller = any_smaller(v, key, solved, bar);
-        else
-            bar.advance(smaller.size());
+        if (!may_store_less) bar.advance(full->info().entries);
+        const std::vector<uint8_t> smaller = may_store_less
+                                                 ? any_smaller(v, key, solved, bar)
+                                                 : std::vector<uint8_t>(full->info().entries, 0);
         const std::vector<Entry> entries =
             fill(smaller, solved.entries(key), entry_code(v), options.block_entries);
         const ValueCounts counts{full->info().wins, full->info().draws, full->info().losses};

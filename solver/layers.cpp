@@ -75,8 +75,7 @@ void LayerLoop::propagate(const std::vector<UnitPosition>& share, int into, int 
         push_.run(share, d, into);
         work = share.size();
     }
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double seconds = seconds_since(started);
     const int threads = work >= kParallelWork ? omp_get_max_threads() : 1;
     cost_.record(pulls, pulls ? estimate.pull_ns : estimate.push_ns, seconds * threads);
     PhaseStats& phase = pulls ? unit_.stats.pull : unit_.stats.push;
@@ -116,8 +115,7 @@ void LayerLoop::run() {
     push_.release();  // its buffers are not needed for writing the files
     // The candidates' share of the time: what push and pull did not take.
     unit_.stats.candidates.seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
-        unit_.stats.push.seconds - unit_.stats.pull.seconds;
+        seconds_since(started) - unit_.stats.push.seconds - unit_.stats.pull.seconds;
     unit_.stats.push_scale = cost_.push_scale();
     unit_.stats.pull_scale = cost_.pull_scale();
 }

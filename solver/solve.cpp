@@ -49,10 +49,6 @@ bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey
     return std::filesystem::exists(dir / sector_file_name(v.name, key));
 }
 
-double seconds_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 uint64_t peak_memory_bytes() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
