@@ -6,11 +6,9 @@
 namespace morris {
 namespace {
 
-// Whether `file` holds the value of `position` itself: full files always do,
-// WDL files outside the sectors that may store less (wdl_may_store_less).
-bool stored_exactly(const SectorFile& file, const Position& position) {
-    return file.info().code != EntryCode::wdl || !wdl_may_store_less(sector_of(position));
-}
+// Whether `file` holds its positions' values themselves: all but the WDL
+// files that may store less.
+bool stored_exactly(const SectorFile& file) { return file.info().code != EntryCode::wdl_at_most; }
 
 }  // namespace
 
@@ -90,7 +88,7 @@ ProbeResult Database::probe(const Position& position) const {
     if (position.total(position.side) < kFewestStones) return {{Value::loss, 0}, ""};
     try {
         const Stored s = stored(position);
-        if (s.file.info().code == EntryCode::wdl)
+        if (is_wdl(s.file.info().code))
             return {{},
                     s.file.path().string() +
                         ": holds win, draw or loss only (written by morris compact): "
@@ -104,16 +102,16 @@ ProbeResult Database::probe(const Position& position) const {
 
 // A WDL file may store, for a position whose value one of its turns that
 // remove a stone reaches, any smaller value (solver/compact.hpp): the value
-// is the better of the stored one and those turns'. Only sectors of an odd
-// stone count do (wdl_may_store_less), and those turns lead into sectors
-// that store exactly: the search is one ply. It asks only "at most this?"
+// is the better of the stored one and those turns'. Compact chooses the
+// sectors that may (EntryCode::wdl_at_most) so that those turns lead into
+// sectors that store exactly: the search is one ply. It asks only "at most this?"
 // (a null window), which a stored value above the bound, or one reply
 // beating it, answers at once.
 bool Database::at_most(const Position& position, Value bound) const {
     if (bound == Value::win || position.total(position.side) < kFewestStones) return true;
     const Stored s = stored(position);
     if (decode(s.entry, s.file.info().code).value > bound) return false;
-    if (stored_exactly(s.file, position)) return true;
+    if (stored_exactly(s.file)) return true;
     // A turn gives the opposite of the value after it: above `bound` unless
     // the position after it is worth opposite(bound) or more to its side,
     // that is, more than the value just below opposite(bound).
@@ -130,7 +128,7 @@ Value Database::wdl(const Position& position) const {
     if (position.total(position.side) < kFewestStones) return Value::loss;
     const Stored s = stored(position);
     const Value least = decode(s.entry, s.file.info().code).value;
-    if (least == Value::win || stored_exactly(s.file, position)) return least;
+    if (least == Value::win || stored_exactly(s.file)) return least;
     if (least == Value::loss && at_most(position, Value::loss)) return Value::loss;
     return at_most(position, Value::draw) ? Value::draw : Value::win;
 }

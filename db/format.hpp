@@ -19,25 +19,31 @@ constexpr uint32_t kFormatVersion = 1;
 // 16-bit entries as two byte planes, by their EntryCode.
 constexpr uint32_t kEncodingBytePlanes16 = 1;          // EntryCode::parity
 constexpr uint32_t kEncodingBytePlanes16Explicit = 2;  // EntryCode::explicit_value
-// One byte per entry, 0 draw, 1 loss, 2 win (EntryCode::wdl); in sectors of
-// an odd stone count, positions whose value a turn that removes a stone
-// reaches may hold a smaller value (wdl_may_store_less, solver/compact.hpp).
-// Encoding 3 was an earlier rule (any sector, any resetting turn, searched
-// to any depth) and is no longer read.
-constexpr uint32_t kEncodingWdlBytes = 4;
+// One byte per entry, 0 draw, 1 loss, 2 win: every value exactly
+// (EntryCode::wdl), or at most the value where a turn that removes a stone
+// reaches it (EntryCode::wdl_at_most, solver/compact.hpp). Encodings 3 and 4
+// were earlier rules for which sectors store less (any sector with any
+// resetting turn; those of an odd stone count) and are no longer read.
+constexpr uint32_t kEncodingWdlBytes = 5;
+constexpr uint32_t kEncodingWdlBytesAtMost = 6;
 
 constexpr uint32_t encoding_of(EntryCode code) {
-    return code == EntryCode::parity           ? kEncodingBytePlanes16
-           : code == EntryCode::explicit_value ? kEncodingBytePlanes16Explicit
-                                               : kEncodingWdlBytes;
+    switch (code) {
+        case EntryCode::parity: return kEncodingBytePlanes16;
+        case EntryCode::explicit_value: return kEncodingBytePlanes16Explicit;
+        case EntryCode::wdl: return kEncodingWdlBytes;
+        case EntryCode::wdl_at_most: return kEncodingWdlBytesAtMost;
+    }
+    return 0;
 }
 // The code of an encoding a header names; none for an unknown one.
 constexpr std::optional<EntryCode> code_of(uint32_t encoding) {
-    for (EntryCode code : {EntryCode::parity, EntryCode::explicit_value, EntryCode::wdl})
+    for (EntryCode code :
+         {EntryCode::parity, EntryCode::explicit_value, EntryCode::wdl, EntryCode::wdl_at_most})
         if (encoding_of(code) == encoding) return code;
     return std::nullopt;
 }
-constexpr size_t bytes_per_entry(EntryCode code) { return code == EntryCode::wdl ? 1 : 2; }
+constexpr size_t bytes_per_entry(EntryCode code) { return is_wdl(code) ? 1 : 2; }
 constexpr size_t kHeaderBytes = 128;
 constexpr size_t kVariantNameBytes = 24;
 constexpr size_t kIndexEntryBytes = 16;

@@ -163,7 +163,7 @@ void SectorFile::read_block(uint32_t block, std::vector<Entry>& out) const {
         fail(path_, "block " + std::to_string(block) + " is corrupt (" +
                         (ZSTD_isError(size) ? ZSTD_getErrorName(size) : "wrong size") + ")");
     out.resize(count);
-    if (info_.code == EntryCode::wdl) {
+    if (is_wdl(info_.code)) {
         for (size_t i = 0; i < count; ++i) {
             if (planes[i] > kWdlWin)
                 fail(path_, "block " + std::to_string(block) + " is corrupt (a value " +

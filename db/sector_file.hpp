@@ -10,7 +10,8 @@
 //   blocks   zstd frames with content checksums; a block of n entries holds
 //            their low bytes, then their high bytes (byte planes compress
 //            better than interleaved 16-bit values); in a WDL-only file
-//            (EntryCode::wdl, written by morris compact) one byte each
+//            (EntryCode::wdl or wdl_at_most, written by morris compact) one
+//            byte each
 #pragma once
 
 #include <cstdint>
@@ -60,17 +61,6 @@ inline constexpr uint32_t kDefaultBlockEntries = 1 << 14;
 // a cold WDL probe took 34 us against the full files' 30; blocks of 64 KiB
 // make the files 8-12% smaller (scripts/sample-compact.sh).
 inline constexpr uint32_t kWdlBlockEntries = 1 << 14;
-
-// Whether a WDL file of sector `key` may store, for a position whose value a
-// turn that removes a stone reaches, a smaller value (solver/compact.hpp):
-// those with an odd count of stones, on the board and in hand. Such a turn
-// makes the count even, and those sectors store every value exactly, so the
-// reader's search of a position's removals is one ply deep.
-inline constexpr bool wdl_may_store_less(const SectorKey& key) {
-    return (key.mover_on_board + key.opponent_on_board + key.mover_in_hand + key.opponent_in_hand) %
-               2 ==
-           1;
-}
 
 // The hash of a variant's full rule set (FNV-1a of Variant::rule_text(),
 // stable across builds) that a file records: a file answers only for the

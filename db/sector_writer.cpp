@@ -38,7 +38,7 @@ CompressionContext compression_context(EntryCode code) {
     if (!context) throw DatabaseError("zstd: cannot create a compression context");
     ZSTD_CCtx* c = context.get();
     ZSTD_CCtx_setParameter(c, ZSTD_c_checksumFlag, 1);
-    if (code == EntryCode::wdl) {
+    if (is_wdl(code)) {
         ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, kWdlLevel);
         return context;
     }
@@ -72,8 +72,7 @@ std::vector<unsigned char> compress_block(std::span<const Entry> entries, EntryC
     std::vector<unsigned char> planes(entries.size() * bytes_per_entry(code));
     for (size_t i = 0; i < entries.size(); ++i) {
         planes[i] = static_cast<unsigned char>(entries[i] & 0xff);
-        if (code != EntryCode::wdl)
-            planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
+        if (!is_wdl(code)) planes[entries.size() + i] = static_cast<unsigned char>(entries[i] >> 8);
     }
     std::vector<unsigned char> bound(ZSTD_compressBound(planes.size()));
     size_t size =
@@ -186,6 +185,15 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
             .longest_loss = longest_loss,
             .code = code,
             .file_bytes = offset};
+}
+
+size_t compressed_block_bytes(std::span<const Entry> entries, EntryCode code) {
+    // One context per thread and code, kept: setting one up at a deep level
+    // costs about as much as compressing a block.
+    thread_local EntryCode context_code = code;
+    thread_local CompressionContext compression = compression_context(code);
+    if (context_code != code) compression = compression_context(context_code = code);
+    return compress_block(entries, code, compression.get()).size();
 }
 
 void read_whole_sector(const SectorFile& file, std::span<Entry> all) {

@@ -28,6 +28,10 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
                                  EntryCode code = EntryCode::parity,
                                  const ValueCounts* counts = nullptr);
 
+// The bytes that `entries`, one block, take in a file written with `code`
+// (to choose how to write a sector from a sample). Throws DatabaseError.
+size_t compressed_block_bytes(std::span<const Entry> entries, EntryCode code);
+
 // Reads every entry of a file into `out` (info().entries of them), its
 // blocks decompressed in parallel. Throws DatabaseError.
 void read_whole_sector(const SectorFile& file, std::span<Entry> out);

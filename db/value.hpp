@@ -48,20 +48,28 @@ enum class EntryCode : uint8_t {
     // Win, draw or loss only (files written by `morris compact`): 0 a draw,
     // 1 a loss, 2 a win; no plies (decoded as -1).
     wdl,
+    // The same, except that a position whose value one of its turns that
+    // remove a stone reaches may hold a smaller value (solver/compact.hpp):
+    // its value is the better of the stored one and those turns'.
+    wdl_at_most,
 };
+
+constexpr bool is_wdl(EntryCode code) {
+    return code == EntryCode::wdl || code == EntryCode::wdl_at_most;
+}
 
 inline constexpr Entry kWdlLoss = 1, kWdlWin = 2;
 
 constexpr Entry encode(const Outcome& o, EntryCode code = EntryCode::parity) {
     if (o.value == Value::draw) return kDrawEntry;
-    if (code == EntryCode::wdl) return o.value == Value::win ? kWdlWin : kWdlLoss;
+    if (is_wdl(code)) return o.value == Value::win ? kWdlWin : kWdlLoss;
     if (code == EntryCode::parity) return static_cast<Entry>(o.plies + 1);
     return static_cast<Entry>(2 * o.plies + (o.value == Value::win ? 1 : 0) + 1);
 }
 constexpr Outcome decode(Entry e, EntryCode code = EntryCode::parity) {
     if (e == kDrawEntry) return {};
     const Value value = e % 2 ? Value::loss : Value::win;
-    if (code == EntryCode::wdl) return {value, -1};
+    if (is_wdl(code)) return {value, -1};
     return {value, code == EntryCode::parity ? e - 1 : (e - 1) / 2};
 }
 

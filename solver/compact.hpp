@@ -2,21 +2,28 @@
 // of a search and keep the full files (with distances) for the root.
 //
 // Each position is stored as win, draw or loss in one byte, blocks of them
-// compressed by zstd at a deep level. In sectors with an odd count of stones
-// (on the board and in hand: wdl_may_store_less in db/sector_file.hpp), a
-// position whose value one of its turns that remove a stone already reaches
-// need not be stored exactly: the reader takes the better of the stored
-// value and those turns' (Database::probe_wdl), so such a position may hold
-// any smaller value. It holds the smaller of the value before it in the file
-// (a draw at each block's start) and its own, which lengthens runs. A
-// removal makes the count even, and those sectors are stored exactly, so a
-// probe searches one ply at most: allowing it everywhere made nine's files
-// smaller still (1.29 GB) but its probes chase removals through removal
-// after removal, a block each (cold 1 ms).
+// compressed by zstd at a deep level. A file may store less
+// (EntryCode::wdl_at_most): a position whose value one of its turns that
+// remove a stone already reaches need not be stored exactly, since the
+// reader takes the better of the stored value and those turns'
+// (Database::probe_wdl). Such a position holds the smaller of the value
+// before it in the file (a draw at each block's start) and its own, which
+// lengthens runs.
+//
+// A probe must not chase removals through removal after removal, a block
+// each (allowing every sector to store less made nine's files 1.29 GB but
+// cold probes 1 ms), so no sector that stores less leads by a removal into
+// another that does: the search is one ply. Which sectors store less is
+// chosen by what each saves, estimated by compressing a sample of its blocks
+// both ways (choose_storing_less).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
 
 #include "db/sector_file.hpp"
 #include "game/variant.hpp"
@@ -36,9 +43,24 @@ struct CompactOptions {
 struct CompactReport {
     uint64_t sectors_written = 0, sectors_skipped = 0;  // skipped: already in `to`
     uint64_t sectors_missing = 0;                       // not in `from`: not written
+    uint64_t sectors_storing_less = 0;                  // of those written
     uint64_t positions = 0, stored_exactly = 0;         // of those written
     uint64_t bytes = 0;                                 // of the files written
 };
+
+// A sector as the choice of which store less sees it.
+struct SectorChoice {
+    std::vector<SectorKey> removal_successors;  // where its turns that remove a stone lead
+    int64_t saving = 0;                         // bytes saved by storing less (estimated)
+    std::optional<bool> fixed;                  // whether it stores less, when already decided
+};
+
+// The sectors to store less: none of them leads by a removal into another,
+// and none whose choice is fixed otherwise. Greedy by saving, then each
+// sector displaces its chosen neighbours while it saves more than they do
+// together (on nine's removal graph, a forest, with savings by positions,
+// this reaches the optimum).
+std::set<SectorKey> choose_storing_less(const std::map<SectorKey, SectorChoice>& sectors);
 
 // Writes the WDL copy of every sector of `from` into `to`, each file under a
 // temporary name then renamed (a killed run resumes: sectors already in `to`

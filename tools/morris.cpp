@@ -201,8 +201,9 @@ int run_compact(const VariantOptions& options, const CompactOptions& compact_opt
     const Variant v = options.resolve();
     require_database_directory(compact_options.from.string());
     const CompactReport r = compact(v, compact_options);
-    fmt::print("{} sectors written, {} already there, {} not in {}\n", r.sectors_written,
-               r.sectors_skipped, r.sectors_missing, compact_options.from.string());
+    fmt::print("{} sectors written ({} of them store less), {} already there, {} not in {}\n",
+               r.sectors_written, r.sectors_storing_less, r.sectors_skipped, r.sectors_missing,
+               compact_options.from.string());
     if (r.positions > 0)
         fmt::print("{} positions, {:.1f}% stored exactly, {} bytes, {:.3f} bits per position\n",
                    r.positions, 100.0 * static_cast<double>(r.stored_exactly) / r.positions,
