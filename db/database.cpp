@@ -1,5 +1,8 @@
 #include "db/database.hpp"
 
+#include <algorithm>
+#include <tuple>
+
 #include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
 
@@ -116,12 +119,31 @@ bool Database::at_most(const Position& position, Value bound) const {
     // the position after it is worth opposite(bound) or more to its side,
     // that is, more than the value just below opposite(bound).
     const Value below_opposite = bound == Value::loss ? Value::draw : Value::loss;
-    bool within = true;
+    // Read in the order they are stored, so that replies sharing a block
+    // (those removing the same stone, in a placement) decompress it once
+    // even when the cache holds less than two blocks: a cold probe reads
+    // each block its search needs once.
+    struct Reply {
+        SectorKey sector;
+        uint64_t index = 0;
+        Position position;
+    };
+    std::vector<Reply> replies;
     for_each_loud_turn(variant_, position, [&](const Turn& turn) {
-        if (within && turn.removals() > 0)
-            within = !at_most(apply_turn(variant_, position, turn), below_opposite);
+        if (turn.removals() == 0) return;
+        Reply& reply = replies.emplace_back();
+        reply.position = apply_turn(variant_, position, turn);
+        if (reply.position.total(reply.position.side) < kFewestStones) return;  // first: lost
+        reply.sector = sector_of(reply.position);
+        reply.index = sector_index(*variant_.board, reply.sector.mover_on_board,
+                                   reply.sector.opponent_on_board)
+                          .index(stones_of(reply.position));
     });
-    return within;
+    std::ranges::sort(replies, [](const Reply& a, const Reply& b) {
+        return std::tie(a.sector, a.index) < std::tie(b.sector, b.index);
+    });
+    return std::ranges::none_of(
+        replies, [&](const Reply& r) { return at_most(r.position, below_opposite); });
 }
 
 Value Database::wdl(const Position& position) const {
