@@ -18,19 +18,16 @@ namespace {
 
 constexpr int kBlocksPerChunk = 4;  // index blocks handed to a thread at a time
 // A sector's saving is estimated on every kSampleStride-th block of its
-// file: about 3% of the work of compacting it.
+// file: a 32nd of the searches compacting it makes (loading it and its
+// removal successors costs as much as there; nine samples in 5 minutes).
 constexpr uint64_t kSampleStride = 32;
-
-int stone_count(const SectorKey& key) {
-    return key.mover_on_board + key.opponent_on_board + key.mover_in_hand + key.opponent_in_hand;
-}
 
 // The sectors that turns of `key` removing a stone lead into: those of its
 // successors with fewer stones.
 std::vector<SectorKey> removal_successors(const SectorGraph& graph, const SectorKey& key) {
     std::vector<SectorKey> removals;
     for (const SectorKey& s : graph.successors.at(key))
-        if (stone_count(s) < stone_count(key)) removals.push_back(s);
+        if (s.stones() < key.stones()) removals.push_back(s);
     return removals;
 }
 
@@ -114,16 +111,17 @@ int64_t estimated_saving(const Variant& v, const SectorKey& key, const SolvedSec
     for (int64_t s = 0; s < samples; ++s) {
         const uint64_t first = static_cast<uint64_t>(s) * kSampleStride * block_entries;
         const size_t n = std::min<uint64_t>(block_entries, index.size() - first);
-        std::vector<uint8_t> reached(n), none(n);
-        for (size_t k = 0; k < n; ++k)
-            reached[k] = removal_reaches(v, position_of(key, index.stones_at(first + k), side),
-                                         decode(values[first + k], code).value, solved);
-        std::vector<Entry> exact(n), less(n);
-        fill_block(none, values, first, code, exact);
-        fill_block(reached, values, first, code, less);
-        try {
+        try {  // nothing may leave an OpenMP region
+            std::vector<uint8_t> reached(n), none(n);
+            for (size_t k = 0; k < n; ++k)
+                reached[k] = removal_reaches(v, position_of(key, index.stones_at(first + k), side),
+                                             decode(values[first + k], code).value, solved);
+            std::vector<Entry> exact(n), less(n);
+            fill_block(none, values, first, code, exact);
+            fill_block(reached, values, first, code, less);
+            // Both as EntryCode::wdl: the same bytes, and one kept context.
             saved += static_cast<int64_t>(compressed_block_bytes(exact, EntryCode::wdl)) -
-                     static_cast<int64_t>(compressed_block_bytes(less, EntryCode::wdl_at_most));
+                     static_cast<int64_t>(compressed_block_bytes(less, EntryCode::wdl));
         } catch (const std::exception& e) {
 #pragma omp critical
             error = e.what();
@@ -134,8 +132,10 @@ int64_t estimated_saving(const Variant& v, const SectorKey& key, const SolvedSec
     return saved * static_cast<int64_t>(blocks) / samples;
 }
 
-// The sectors of `from` whose files store less. Those already in `to` keep
-// what they are; the others get their estimated savings.
+// The sectors whose files store less. Those already in `to` keep what they
+// are (whether or not still in `from`: a resumed run must not pair a new
+// file with one written before); those of `from` get their estimated
+// savings.
 std::set<SectorKey> sectors_storing_less(const Variant& v, const SectorGraph& graph,
                                          const CompactOptions& options, PagePool& pool) {
     auto in = [&](const std::filesystem::path& dir, const SectorKey& key) {
@@ -145,7 +145,7 @@ std::set<SectorKey> sectors_storing_less(const Variant& v, const SectorGraph& gr
     std::vector<SectorKey> to_sample;
     uint64_t sampled_positions = 0;
     for (const SectorKey& key : graph.sectors) {
-        if (!in(options.from, key)) continue;
+        if (!in(options.from, key) && !in(options.to, key)) continue;
         SectorChoice& choice = choices[key];
         choice.removal_successors = removal_successors(graph, key);
         if (in(options.to, key)) {
@@ -158,9 +158,10 @@ std::set<SectorKey> sectors_storing_less(const Variant& v, const SectorGraph& gr
             choice.fixed = false;  // nothing to store less for, or no values to store it by
         } else {
             to_sample.push_back(key);
-            sampled_positions +=
-                sector_index(*v.board, key.mover_on_board, key.opponent_on_board).size() /
-                kSampleStride;
+            const uint64_t size =
+                sector_index(*v.board, key.mover_on_board, key.opponent_on_board).size();
+            for (uint64_t first = 0; first < size; first += kSampleStride * options.block_entries)
+                sampled_positions += std::min<uint64_t>(options.block_entries, size - first);
         }
     }
     Progress bar(v.name + " compact: sampling what storing less saves", sampled_positions,

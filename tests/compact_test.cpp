@@ -77,10 +77,6 @@ uint64_t expect_same_values(const Variant& v, const fs::path& full, const fs::pa
     return compared;
 }
 
-int stone_count(const SectorKey& key) {
-    return key.mover_on_board + key.opponent_on_board + key.mover_in_hand + key.opponent_in_hand;
-}
-
 // Sector by sector, what the WDL files store against the full files' values:
 // never more; exactly in files that say so (EntryCode::wdl), and every file
 // that may store less leads by removals (into sectors of fewer stones) only
@@ -111,7 +107,7 @@ uint64_t expect_less_only_where_allowed(const Variant& v, const fs::path& full,
         }
         for (const SectorKey& s : graph.successors.at(key)) {
             const fs::path after = wdl / sector_file_name(v.name, s);
-            if (file->info().code == EntryCode::wdl_at_most && stone_count(s) < stone_count(key) &&
+            if (file->info().code == EntryCode::wdl_at_most && s.stones() < key.stones() &&
                 fs::exists(after)) {
                 EXPECT_EQ(SectorFile::open_any(after)->info().code, EntryCode::wdl)
                     << name << " leads by removals into " << after;
@@ -262,7 +258,7 @@ TEST(Compact, ChoiceOnNinesSectorsComesNearTheBest) {
     std::map<SectorKey, SectorChoice> sectors;
     for (const SectorKey& key : graph.sectors) {
         for (const SectorKey& s : graph.successors.at(key))
-            if (stone_count(s) < stone_count(key)) sectors[key].removal_successors.push_back(s);
+            if (s.stones() < key.stones()) sectors[key].removal_successors.push_back(s);
         sectors[key].saving = static_cast<int64_t>(
             sector_index(*v.board, key.mover_on_board, key.opponent_on_board).size());
     }
