@@ -36,7 +36,15 @@ const SectorFile& Database::file(const SectorKey& key) const {
         if (!std::filesystem::exists(path))
             throw DatabaseError(path.string() + ": missing (sector " + to_string(key) +
                                 " is not in the database)");
-        slot = SectorFile::open(path, variant_.name, rule_hash(variant_), key);
+        auto opened = SectorFile::open(path, variant_.name, rule_hash(variant_), key);
+        const uint64_t size =
+            sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board).size();
+        if (opened->info().entries != size)
+            throw DatabaseError(path.string() + ": holds " +
+                                std::to_string(opened->info().entries) + " entries, sector " +
+                                to_string(key) + " has " + std::to_string(size) +
+                                " (entry count does not match the index: foreign file)");
+        slot = std::move(opened);
     }
     return *slot;
 }
@@ -65,23 +73,21 @@ Database::Block Database::block(const SectorKey& key, uint32_t block) const {
     return entries;
 }
 
-Database::Stored Database::stored(const Position& position) const {
+Database::Located Database::locate(const Position& position) const {
     const SectorKey key = sector_of(position);
-    const SectorIndex& index =
-        sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board);
-    const uint64_t i = index.index(stones_of(position));
+    return {position, key,
+            sector_index(*variant_.board, key.mover_on_board, key.opponent_on_board)
+                .index(stones_of(position))};
+}
+
+Database::Stored Database::stored(const Located& p) const {
     const SectorFile& f = [&]() -> const SectorFile& {
         std::lock_guard lock(mutex_);
-        return file(key);
+        return file(p.sector);
     }();
-    if (f.info().entries != index.size())
-        throw DatabaseError(f.path().string() + ": holds " + std::to_string(f.info().entries) +
-                            " entries, sector " + to_string(key) + " has " +
-                            std::to_string(index.size()) +
-                            " (entry count does not match the index: foreign file)");
-    const uint32_t b = static_cast<uint32_t>(i / f.info().block_entries);
-    Block entries = block(key, b);
-    return {(*entries)[i - uint64_t{b} * f.info().block_entries], f};
+    const uint32_t b = static_cast<uint32_t>(p.index / f.info().block_entries);
+    Block entries = block(p.sector, b);
+    return {(*entries)[p.index - uint64_t{b} * f.info().block_entries], f};
 }
 
 ProbeResult Database::probe(const Position& position) const {
@@ -90,7 +96,7 @@ ProbeResult Database::probe(const Position& position) const {
     // The side to move with fewer than 3 stones has lost: no file holds these.
     if (position.total(position.side) < kFewestStones) return {{Value::loss, 0}, ""};
     try {
-        const Stored s = stored(position);
+        const Stored s = stored(locate(position));
         if (is_wdl(s.file.info().code))
             return {{},
                     s.file.path().string() +
@@ -110,11 +116,14 @@ ProbeResult Database::probe(const Position& position) const {
 // sectors that store exactly: the search is one ply. It asks only "at most this?"
 // (a null window), which a stored value above the bound, or one reply
 // beating it, answers at once.
-bool Database::at_most(const Position& position, Value bound) const {
-    if (bound == Value::win || position.total(position.side) < kFewestStones) return true;
-    const Stored s = stored(position);
+bool Database::at_most(const Located& p, Value bound) const {
+    if (bound == Value::win || p.position.total(p.position.side) < kFewestStones) return true;
+    const Stored s = stored(p);
     if (decode(s.entry, s.file.info().code).value > bound) return false;
-    if (stored_exactly(s.file)) return true;
+    return stored_exactly(s.file) || removals_at_most(p.position, bound);
+}
+
+bool Database::removals_at_most(const Position& position, Value bound) const {
     // A turn gives the opposite of the value after it: above `bound` unless
     // the position after it is worth opposite(bound) or more to its side,
     // that is, more than the value just below opposite(bound).
@@ -123,36 +132,28 @@ bool Database::at_most(const Position& position, Value bound) const {
     // (those removing the same stone, in a placement) decompress it once
     // even when the cache holds less than two blocks: a cold probe reads
     // each block its search needs once.
-    struct Reply {
-        SectorKey sector;
-        uint64_t index = 0;
-        Position position;
-    };
-    std::vector<Reply> replies;
+    std::vector<Located> replies;
     for_each_loud_turn(variant_, position, [&](const Turn& turn) {
         if (turn.removals() == 0) return;
-        Reply& reply = replies.emplace_back();
-        reply.position = apply_turn(variant_, position, turn);
-        if (reply.position.total(reply.position.side) < kFewestStones) return;  // first: lost
-        reply.sector = sector_of(reply.position);
-        reply.index = sector_index(*variant_.board, reply.sector.mover_on_board,
-                                   reply.sector.opponent_on_board)
-                          .index(stones_of(reply.position));
+        const Position after = apply_turn(variant_, position, turn);
+        // A reply with too few stones is lost: at_most needs no entry for it.
+        replies.push_back(after.total(after.side) < kFewestStones ? Located{after, {}, 0}
+                                                                  : locate(after));
     });
-    std::ranges::sort(replies, [](const Reply& a, const Reply& b) {
+    std::ranges::sort(replies, [](const Located& a, const Located& b) {
         return std::tie(a.sector, a.index) < std::tie(b.sector, b.index);
     });
-    return std::ranges::none_of(
-        replies, [&](const Reply& r) { return at_most(r.position, below_opposite); });
+    return std::ranges::none_of(replies,
+                                [&](const Located& r) { return at_most(r, below_opposite); });
 }
 
 Value Database::wdl(const Position& position) const {
     if (position.total(position.side) < kFewestStones) return Value::loss;
-    const Stored s = stored(position);
+    const Stored s = stored(locate(position));
     const Value least = decode(s.entry, s.file.info().code).value;
     if (least == Value::win || stored_exactly(s.file)) return least;
-    if (least == Value::loss && at_most(position, Value::loss)) return Value::loss;
-    return at_most(position, Value::draw) ? Value::draw : Value::win;
+    if (least == Value::loss && removals_at_most(position, Value::loss)) return Value::loss;
+    return removals_at_most(position, Value::draw) ? Value::draw : Value::win;
 }
 
 WdlResult Database::probe_wdl(const Position& position) const {

@@ -69,15 +69,26 @@ class Database {
 
     const SectorFile& file(const SectorKey& key) const;  // opens on first use
     Block block(const SectorKey& key, uint32_t block) const;
-    // A valid position's stored entry and its file; throws DatabaseError.
+    // A valid position where its entry is: ranked once, however often read.
+    struct Located {
+        Position position;
+        SectorKey sector;
+        uint64_t index = 0;
+    };
+    Located locate(const Position& position) const;
+    // A located position's stored entry and its file; throws DatabaseError.
     struct Stored {
         Entry entry;
         const SectorFile& file;
     };
-    Stored stored(const Position& position) const;
-    Value wdl(const Position& position) const;  // throws DatabaseError
-    // Whether a valid position's value is at most `bound`; throws DatabaseError.
-    bool at_most(const Position& position, Value bound) const;
+    Stored stored(const Located& position) const;
+    // The rest throw DatabaseError.
+    Value wdl(const Position& position) const;
+    // Whether a located position's value is at most `bound`.
+    bool at_most(const Located& position, Value bound) const;
+    // Whether no turn of `position` that removes a stone gives it more than
+    // `bound`.
+    bool removals_at_most(const Position& position, Value bound) const;
 
     std::filesystem::path directory_;
     Variant variant_;

@@ -97,6 +97,14 @@ expect_error turns --variant nine "d2xg7"
 expect_error turns --variant nine "h8"
 expect_error turns --variant nine "a1-a4-a7"
 
+# sectors: the table, and the unit that needs the most memory: in nine, the
+# moving unit of the two largest sectors (8-9 and 9-8, with no stone in hand).
+"$morris" sectors --variant nine >"$work/sectors"
+[ "$(grep -cE '^[0-9]+-[0-9]+-[0-9]+-[0-9]+ ' "$work/sectors")" -eq 546 ] ||
+    fail "sectors: nine's table does not list 546 sectors"
+grep -qE '^largest unit: 8-9-0-0\+9-8-0-0, about [0-9]+ MiB while it is solved$' "$work/sectors" ||
+    fail "sectors: $(tail -1 "$work/sectors")"
+
 # A partial database is verified as far as it goes, naming what is missing.
 "$morris" solve --variant five --db "$work/five-part" --sectors 3-3-0-0 --no-progress >/dev/null
 "$morris" verify --variant five --db "$work/five-part" >"$work/verify" 2>/dev/null ||

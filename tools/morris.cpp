@@ -105,6 +105,17 @@ int run_sectors(const VariantOptions& options) {
     }
     fmt::print("{} sectors, {} positions, {} units to solve\n", graph.sectors.size(), total,
                graph.units.size());
+    // What a machine needs to solve the whole variant: its hungriest unit.
+    uint64_t most = 0;
+    std::string hungriest;
+    for (const auto& unit : graph.units)
+        if (const uint64_t need = unit_memory(v, graph, unit, SolveOptions{}); need > most) {
+            most = need;
+            hungriest = to_string(unit.front());
+            for (size_t i = 1; i < unit.size(); ++i) hungriest += "+" + to_string(unit[i]);
+        }
+    fmt::print("largest unit: {}, about {:.0f} MiB while it is solved\n", hungriest,
+               most / double(1 << 20));
     return 0;
 }
 

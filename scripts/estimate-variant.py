@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Estimates how long a whole variant takes to solve from a partial solve's log.
+
+    scripts/estimate-variant.py VARIANT LOG [--only SECTOR,...]
+    scripts/estimate-variant.py lasker db-lasker/solve.log
+
+LOG is what `morris solve` printed (DIR/solve.log of scripts/solve-variant.sh):
+a line per sector written, with its positions and seconds. Every unit of the
+variant (`morris sectors`; a unit is a strongly connected set of sectors,
+solved together) is put in a class by its kind and size:
+
+    kind: moving (both hands empty), placing (a turn only places) or mixed
+          (a turn may place or move: lasker), by its first sector;
+    size: its positions, under 10 M, 10-100 M, 100-400 M, 400 M and more.
+
+Each class's rate is the positions of the logged units of that class over
+their seconds; a class with no logged unit borrows the rate of the nearest
+logged class of its kind, the larger first (larger units are slower per
+position), and is marked '*'. The estimate is
+
+    time = sum over classes of (positions of the class / its rate)
+
+--only SECTOR,... keeps from LOG only the units those sectors need (what
+`morris solve --sectors` would solve): to check the method on a complete
+log by estimating the whole from a part of it. MORRIS names the build.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+SIZES = [(10e6, "<10M"), (100e6, "10-100M"), (400e6, "100-400M"), (float("inf"), "400M+")]
+SECTOR_LINE = re.compile(r"^(\d+-\d+-\d+-\d+) +(\d+) positions .* ([0-9.]+)s +[0-9.]+ GiB peak")
+
+
+def read_sectors(morris, variant):
+    """Sector -> (positions, successors) from `morris sectors`."""
+    out = subprocess.run([morris, "sectors", "--variant", variant], check=True,
+                         capture_output=True, text=True).stdout
+    sectors = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) >= 4 and fields[1].isdigit():
+            sectors[fields[0]] = (int(fields[1]), fields[4:])
+    units = int(re.search(r"(\d+) units to solve", out).group(1))
+    return sectors, units
+
+
+def strongly_connected(sectors):
+    """The units: Tarjan's strongly connected components, without recursion."""
+    index, low, on_stack, stack, units = {}, {}, set(), [], []
+    for root in sectors:
+        if root in index:
+            continue
+        work = [(root, iter(sectors[root][1]))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is None:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    unit = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        unit.append(member)
+                        if member == node:
+                            break
+                    units.append(unit)
+            elif child not in index:
+                index[child] = low[child] = len(index)
+                stack.append(child)
+                on_stack.add(child)
+                work.append((child, iter(sectors[child][1])))
+            elif child in on_stack:
+                low[node] = min(low[node], index[child])
+    return units
+
+
+def needed(sectors, targets):
+    """The targets and every sector they lead to."""
+    seen, todo = set(targets), list(targets)
+    while todo:
+        for child in sectors[todo.pop()][1]:
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+def kind(variant_moves_while_placing, unit):
+    hands = [tuple(map(int, s.split("-")[2:])) for s in unit]
+    if all(h == (0, 0) for h in hands):
+        return "moving"
+    return "mixed" if variant_moves_while_placing else "placing"
+
+
+def size_class(positions):
+    return next(i for i, (limit, _) in enumerate(SIZES) if positions < limit)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("log")
+    parser.add_argument("--only", help="comma-separated sectors: keep the units they need")
+    args = parser.parse_args()
+    morris = os.environ.get("MORRIS", os.path.join(os.path.dirname(__file__), "../build/bin/morris"))
+
+    sectors, unit_count = read_sectors(morris, args.variant)
+    units = strongly_connected(sectors)
+    if len(units) != unit_count:
+        sys.exit(f"{len(units)} units found, morris counts {unit_count}")
+    unit_of = {s: i for i, unit in enumerate(units) for s in unit}
+    # A variant moves while placing when some unit with stones in hand holds a cycle.
+    mixed = any(len(u) > 1 or u[0] in sectors[u[0]][1] for u in units
+                if any(tuple(map(int, s.split("-")[2:])) != (0, 0) for s in u))
+
+    # A unit's seconds: its sectors' lines all count from the unit's start.
+    seconds, logged = {}, {}
+    with open(args.log) as log:
+        for line in log:
+            match = SECTOR_LINE.match(line)
+            if match and match.group(1) in unit_of:
+                u = unit_of[match.group(1)]
+                seconds[u] = max(seconds.get(u, 0.0), float(match.group(3)))
+                logged.setdefault(u, set()).add(match.group(1))
+    solved = {u for u, members in logged.items() if len(members) == len(units[u])}
+    if args.only:
+        keep = {unit_of[s] for s in needed(sectors, args.only.split(","))}
+        solved &= keep
+
+    classes = {}  # (kind, size) -> [units, positions, logged positions, logged seconds]
+    for u, unit in enumerate(units):
+        positions = sum(sectors[s][0] for s in unit)
+        c = classes.setdefault((kind(mixed, unit), size_class(positions)), [0, 0, 0, 0.0])
+        c[0] += 1
+        c[1] += positions
+        if u in solved:
+            c[2] += positions
+            c[3] += seconds[u]
+
+    def rate(k, size):
+        order = sorted(range(len(SIZES)), key=lambda s: (abs(s - size), -s))
+        for s in order:
+            c = classes.get((k, s))
+            if c and c[2] and c[3] > 0:
+                return c[2] / c[3], s != size
+        return None, True
+
+    print(f"{'kind':8} {'size':9} {'units':>6} {'positions':>16} {'logged':>15} {'M pos/s':>9} "
+          f"{'estimate':>10}")
+    total = 0.0
+    for (k, size), (count, positions, sampled, _) in sorted(classes.items()):
+        r, borrowed = rate(k, size)
+        if r is None:
+            sys.exit(f"no logged unit of kind {k}: no estimate")
+        total += positions / r
+        mark = "*" if borrowed else " "
+        print(f"{k:8} {SIZES[size][1]:9} {count:6} {positions:16,} {sampled:15,} "
+              f"{r / 1e6:8.2f}{mark} {positions / r:9.0f} s")
+    logged_positions = sum(c[2] for c in classes.values())
+    logged_seconds = sum(c[3] for c in classes.values())
+    print(f"logged: {logged_positions:,} positions in {logged_seconds:.0f} s")
+    print(f"whole {args.variant}: {sum(c[1] for c in classes.values()):,} positions, "
+          f"estimated {total:.0f} s = {int(total // 3600)} h {int(total % 3600 // 60):02d} min")
+
+
+if __name__ == "__main__":
+    main()
