@@ -87,7 +87,7 @@ class Database {
     // Whether a located position's value is at most `bound`.
     bool at_most(const Located& position, Value bound) const;
     // Whether no turn of `position` that removes a stone gives it more than
-    // `bound`.
+    // `bound`, which is below win.
     bool removals_at_most(const Position& position, Value bound) const;
 
     std::filesystem::path directory_;

@@ -10,13 +10,16 @@ variant (`morris sectors`; a unit is a strongly connected set of sectors,
 solved together) is put in a class by its kind and size:
 
     kind: moving (both hands empty), placing (a turn only places) or mixed
-          (a turn may place or move: lasker), by its first sector;
-    size: its positions, under 10 M, 10-100 M, 100-400 M, 400 M and more.
+          (a turn may place or move: lasker);
+    sectors: one, or two (a sector and its colour-swapped twin, between
+          which every move goes: slower a position than one sector of the
+          same size, whose moves stay in cache longer);
+    size: its positions, under 10 M, 10-100 M, 100-400 M, 400 M-1 G, more.
 
 Each class's rate is the positions of the logged units of that class over
 their seconds; a class with no logged unit borrows the rate of the nearest
-logged class of its kind, the larger first (larger units are slower per
-position), and is marked '*'. The estimate is
+logged size of its kind and sectors, the larger first (larger units are
+slower per position), else of its kind, and is marked '*'. The estimate is
 
     time = sum over classes of (positions of the class / its rate)
 
@@ -30,7 +33,8 @@ import re
 import subprocess
 import sys
 
-SIZES = [(10e6, "<10M"), (100e6, "10-100M"), (400e6, "100-400M"), (float("inf"), "400M+")]
+SIZES = [(10e6, "<10M"), (100e6, "10-100M"), (400e6, "100-400M"), (1e9, "400M-1G"),
+         (float("inf"), "1G+")]
 SECTOR_LINE = re.compile(r"^(\d+-\d+-\d+-\d+) +(\d+) positions .* ([0-9.]+)s +[0-9.]+ GiB peak")
 
 
@@ -123,47 +127,57 @@ def main():
                 if any(tuple(map(int, s.split("-")[2:])) != (0, 0) for s in u))
 
     # A unit's seconds: its sectors' lines all count from the unit's start.
+    # A sector logged again was solved again (a log appended to by a resumed
+    # run): its unit's earlier lines are dropped.
     seconds, logged = {}, {}
     with open(args.log) as log:
         for line in log:
             match = SECTOR_LINE.match(line)
             if match and match.group(1) in unit_of:
                 u = unit_of[match.group(1)]
+                if match.group(1) in logged.get(u, set()):
+                    del logged[u], seconds[u]
                 seconds[u] = max(seconds.get(u, 0.0), float(match.group(3)))
                 logged.setdefault(u, set()).add(match.group(1))
     solved = {u for u, members in logged.items() if len(members) == len(units[u])}
     if args.only:
-        keep = {unit_of[s] for s in needed(sectors, args.only.split(","))}
+        targets = args.only.split(",")
+        if unknown := [s for s in targets if s not in sectors]:
+            sys.exit(f"not sectors of {args.variant}: {', '.join(unknown)}")
+        keep = {unit_of[s] for s in needed(sectors, targets)}
         solved &= keep
 
-    classes = {}  # (kind, size) -> [units, positions, logged positions, logged seconds]
+    # (kind, sectors, size) -> [units, positions, logged positions, logged seconds]
+    classes = {}
     for u, unit in enumerate(units):
         positions = sum(sectors[s][0] for s in unit)
-        c = classes.setdefault((kind(mixed, unit), size_class(positions)), [0, 0, 0, 0.0])
+        key = (kind(mixed, unit), min(len(unit), 2), size_class(positions))
+        c = classes.setdefault(key, [0, 0, 0, 0.0])
         c[0] += 1
         c[1] += positions
         if u in solved:
             c[2] += positions
             c[3] += seconds[u]
 
-    def rate(k, size):
+    def rate(k, n, size):
         order = sorted(range(len(SIZES)), key=lambda s: (abs(s - size), -s))
-        for s in order:
-            c = classes.get((k, s))
-            if c and c[2] and c[3] > 0:
-                return c[2] / c[3], s != size
+        for m in (n, 3 - n):
+            for s in order:
+                c = classes.get((k, m, s))
+                if c and c[2] and c[3] > 0:
+                    return c[2] / c[3], (m, s) != (n, size)
         return None, True
 
-    print(f"{'kind':8} {'size':9} {'units':>6} {'positions':>16} {'logged':>15} {'M pos/s':>9} "
-          f"{'estimate':>10}")
+    print(f"{'kind':8} {'sectors':>7} {'size':9} {'units':>6} {'positions':>16} {'logged':>15} "
+          f"{'M pos/s':>9} {'estimate':>10}")
     total = 0.0
-    for (k, size), (count, positions, sampled, _) in sorted(classes.items()):
-        r, borrowed = rate(k, size)
+    for (k, n, size), (count, positions, sampled, _) in sorted(classes.items()):
+        r, borrowed = rate(k, n, size)
         if r is None:
             sys.exit(f"no logged unit of kind {k}: no estimate")
         total += positions / r
         mark = "*" if borrowed else " "
-        print(f"{k:8} {SIZES[size][1]:9} {count:6} {positions:16,} {sampled:15,} "
+        print(f"{k:8} {n:7} {SIZES[size][1]:9} {count:6} {positions:16,} {sampled:15,} "
               f"{r / 1e6:8.2f}{mark} {positions / r:9.0f} s")
     logged_positions = sum(c[2] for c in classes.values())
     logged_seconds = sum(c[3] for c in classes.values())

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
 #include "db/sector_writer.hpp"
