@@ -137,7 +137,8 @@ def main():
                 u = unit_of[match.group(1)]
                 if match.group(1) in logged.get(u, set()):
                     del logged[u], seconds[u]
-                seconds[u] = max(seconds.get(u, 0.0), float(match.group(3)))
+                # The log has hundredths: a unit logged at 0.00 s took less than 0.005.
+                seconds[u] = max(seconds.get(u, 0.0), float(match.group(3)), 0.005)
                 logged.setdefault(u, set()).add(match.group(1))
     solved = {u for u, members in logged.items() if len(members) == len(units[u])}
     if args.only:
@@ -164,7 +165,7 @@ def main():
         for m in (n, 3 - n):
             for s in order:
                 c = classes.get((k, m, s))
-                if c and c[2] and c[3] > 0:
+                if c and c[2]:
                     return c[2] / c[3], (m, s) != (n, size)
         return None, True
 
