@@ -98,9 +98,13 @@ def needed(sectors, targets):
     return seen
 
 
+def has_hands(sector):
+    """Whether a side of SECTOR (W-B-w-b) has stones in hand."""
+    return sector.split("-")[2:] != ["0", "0"]
+
+
 def kind(variant_moves_while_placing, unit):
-    hands = [tuple(map(int, s.split("-")[2:])) for s in unit]
-    if all(h == (0, 0) for h in hands):
+    if not any(has_hands(s) for s in unit):
         return "moving"
     return "mixed" if variant_moves_while_placing else "placing"
 
@@ -124,7 +128,7 @@ def main():
     unit_of = {s: i for i, unit in enumerate(units) for s in unit}
     # A variant moves while placing when some unit with stones in hand holds a cycle.
     mixed = any(len(u) > 1 or u[0] in sectors[u[0]][1] for u in units
-                if any(tuple(map(int, s.split("-")[2:])) != (0, 0) for s in u))
+                if any(has_hands(s) for s in u))
 
     # A unit's seconds: its sectors' lines all count from the unit's start.
     # A sector logged again was solved again (a log appended to by a resumed
