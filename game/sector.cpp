@@ -63,6 +63,12 @@ std::string to_string(const SectorKey& k) {
            std::to_string(k.mover_in_hand) + "-" + std::to_string(k.opponent_in_hand);
 }
 
+std::string to_string(const std::vector<SectorKey>& keys) {
+    std::string joined;
+    for (const SectorKey& k : keys) joined += (joined.empty() ? "" : "+") + to_string(k);
+    return joined;
+}
+
 std::optional<SectorKey> parse_sector(std::string_view text) {
     uint8_t field[4];
     const char* at = text.data();

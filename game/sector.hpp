@@ -73,6 +73,8 @@ std::vector<SectorKey> successor_sectors(const Variant& variant, const SectorKey
 
 // "3-3-0-0": on board of mover, of opponent, then in hand of each.
 std::string to_string(const SectorKey& key);
+// A unit's sectors, "8-9-0-0+9-8-0-0": joined by '+'.
+std::string to_string(const std::vector<SectorKey>& keys);
 std::optional<SectorKey> parse_sector(std::string_view text);
 
 // A position seen from the side to move: `mover` and `opponent` stones.

@@ -6,8 +6,8 @@
 
 LOG is what `morris solve` printed (DIR/solve.log of scripts/solve-variant.sh):
 a line per sector written, with its positions and seconds. Every unit of the
-variant (`morris sectors`; a unit is a strongly connected set of sectors,
-solved together) is put in a class by its kind and size:
+variant (`morris sectors`, whose unit column numbers the sets of sectors that
+are solved together) is put in a class by its kind and size:
 
     kind: moving (both hands empty), placing (a turn only places) or mixed
           (a turn may place or move: lasker);
@@ -39,52 +39,17 @@ SECTOR_LINE = re.compile(r"^(\d+-\d+-\d+-\d+) +(\d+) positions .* ([0-9.]+)s +[0
 
 
 def read_sectors(morris, variant):
-    """Sector -> (positions, successors) from `morris sectors`."""
+    """Sector -> (positions, successors), and the units (lists of sectors, in
+    the order they are solved) from `morris sectors`."""
     out = subprocess.run([morris, "sectors", "--variant", variant], check=True,
                          capture_output=True, text=True).stdout
-    sectors = {}
+    sectors, units = {}, {}
     for line in out.splitlines():
         fields = line.split()
-        if len(fields) >= 4 and fields[1].isdigit():
-            sectors[fields[0]] = (int(fields[1]), fields[4:])
-    units = int(re.search(r"(\d+) units to solve", out).group(1))
-    return sectors, units
-
-
-def strongly_connected(sectors):
-    """The units: Tarjan's strongly connected components, without recursion."""
-    index, low, on_stack, stack, units = {}, {}, set(), [], []
-    for root in sectors:
-        if root in index:
-            continue
-        work = [(root, iter(sectors[root][1]))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is None:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    unit = []
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        unit.append(member)
-                        if member == node:
-                            break
-                    units.append(unit)
-            elif child not in index:
-                index[child] = low[child] = len(index)
-                stack.append(child)
-                on_stack.add(child)
-                work.append((child, iter(sectors[child][1])))
-            elif child in on_stack:
-                low[node] = min(low[node], index[child])
-    return units
+        if len(fields) >= 5 and fields[1].isdigit():
+            sectors[fields[0]] = (int(fields[1]), fields[5:])
+            units.setdefault(int(fields[4]), []).append(fields[0])
+    return sectors, [units[u] for u in sorted(units)]
 
 
 def needed(sectors, targets):
@@ -121,10 +86,7 @@ def main():
     args = parser.parse_args()
     morris = os.environ.get("MORRIS", os.path.join(os.path.dirname(__file__), "../build/bin/morris"))
 
-    sectors, unit_count = read_sectors(morris, args.variant)
-    units = strongly_connected(sectors)
-    if len(units) != unit_count:
-        sys.exit(f"{len(units)} units found, morris counts {unit_count}")
+    sectors, units = read_sectors(morris, args.variant)
     unit_of = {s: i for i, unit in enumerate(units) for s in unit}
     # A variant moves while placing when some unit with stones in hand holds a cycle.
     mixed = any(len(u) > 1 or u[0] in sectors[u[0]][1] for u in units

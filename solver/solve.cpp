@@ -132,8 +132,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         }
         if (const uint64_t need = unit_memory(v, graph, unit, options); need > limit)
             throw std::runtime_error(fmt::format(
-                "sector {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
-                to_string(unit.front()), need / double(1 << 20), limit / double(1 << 20)));
+                "sectors {} need about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
+                to_string(unit), need / double(1 << 20), limit / double(1 << 20)));
         const auto started = std::chrono::steady_clock::now();
         const std::vector<SectorKey> children = unit_children(graph, unit);
         solved.keep_only(children);

@@ -46,9 +46,9 @@ Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
 }
 
 std::string Unit::label(const char* pass) const {
-    std::string names;
-    for (const auto& s : sectors) names += (names.empty() ? "" : "+") + to_string(s.key);
-    return variant.name + " " + names + " " + pass;
+    std::vector<SectorKey> keys;
+    for (const auto& s : sectors) keys.push_back(s.key);
+    return variant.name + " " + to_string(keys) + " " + pass;
 }
 
 void Unit::conclude_layer(Layers& local, int into) {

@@ -89,8 +89,12 @@ int run_turns(const VariantOptions& options, const std::string& position_text) {
 int run_sectors(const VariantOptions& options) {
     Variant v = options.resolve();
     SectorGraph graph = sector_graph(v);
-    fmt::print("{:<11} {:>13} {:>13} {:>7}  {}\n", "sector", "positions", "orbits", "excess",
-               "successors");
+    // Units by their place in the solve order, from 1: sectors of one unit are solved together.
+    std::map<SectorKey, size_t> unit_of;
+    for (size_t u = 0; u < graph.units.size(); ++u)
+        for (const SectorKey& key : graph.units[u]) unit_of[key] = u + 1;
+    fmt::print("{:<11} {:>13} {:>13} {:>7} {:>5}  {}\n", "sector", "positions", "orbits", "excess",
+               "unit", "successors");
     uint64_t total = 0;
     for (const SectorKey& key : graph.sectors) {
         const SectorIndex& index =
@@ -99,8 +103,9 @@ int run_sectors(const VariantOptions& options) {
         std::string next;
         for (const SectorKey& s : graph.successors.at(key))
             next += (next.empty() ? "" : " ") + to_string(s);
-        fmt::print("{:<11} {:>13} {:>13} {:>6.2f}%  {}\n", to_string(key), index.size(), orbits,
-                   100.0 * (static_cast<double>(index.size()) / orbits - 1), next);
+        fmt::print("{:<11} {:>13} {:>13} {:>6.2f}% {:>5}  {}\n", to_string(key), index.size(),
+                   orbits, 100.0 * (static_cast<double>(index.size()) / orbits - 1),
+                   unit_of.at(key), next);
         total += index.size();
     }
     fmt::print("{} sectors, {} positions, {} units to solve\n", graph.sectors.size(), total,
@@ -111,8 +116,7 @@ int run_sectors(const VariantOptions& options) {
     for (const auto& unit : graph.units)
         if (const uint64_t need = unit_memory(v, graph, unit, SolveOptions{}); need > most) {
             most = need;
-            hungriest = to_string(unit.front());
-            for (size_t i = 1; i < unit.size(); ++i) hungriest += "+" + to_string(unit[i]);
+            hungriest = to_string(unit);
         }
     fmt::print("largest unit: {}, about {:.0f} MiB while it is solved\n", hungriest,
                most / double(1 << 20));
