@@ -123,6 +123,13 @@ Board make_board(const BoardSpec& spec) {
                 board.mills_through[p][board.mill_count[p]++] = set;
             }
     }
+    int lane = 0;
+    for (Bitboard mill : board.mills)
+        for (Bitboard point = mill; point; point &= point - 1, ++lane) {
+            if (lane % 16 == 0) board.mill_rows.emplace_back();
+            board.mill_rows.back().pair[lane % 16] = mill & ~(point & -point);
+            board.mill_rows.back().third[lane % 16] = point & -point;
+        }
     board.symmetries = symmetries_of(board, spec);
     return board;
 }

@@ -16,6 +16,18 @@ using Bitboard = uint32_t;
 
 inline constexpr int kMaxPoints = 24;
 
+// Sixteen point sets side by side, for asking one thing of many mills at
+// once (a GCC/Clang vector: an operation on it works on every lane).
+using PointLanes = Bitboard __attribute__((vector_size(16 * sizeof(Bitboard))));
+
+// Turns each lane of `lanes` that is zero into all ones, and the others
+// (below 2^31) into zero. A shift, not `lanes == 0`: GCC splits a compare of
+// vectors wider than the target's registers (sixteen lanes on AVX2) into a
+// scalar compare a lane, and arithmetic into register-wide halves. By
+// reference, as vectors passed by value have an ABI that depends on the
+// target's vector extensions.
+inline void mask_zero_lanes(PointLanes& lanes) { lanes = -((lanes - 1) >> 31); }
+
 // A permutation of a board's points; image[i] is where point i goes.
 using Permutation = std::array<uint8_t, kMaxPoints>;
 
@@ -30,6 +42,15 @@ struct Board {
     static constexpr int kMaxMillsPerPoint = 6;
     std::array<std::array<Bitboard, kMaxMillsPerPoint>, kMaxPoints> mills_through{};
     std::array<uint8_t, kMaxPoints> mill_count{};
+    // Each mill once for each of its points, sixteen to a row: that point
+    // (`third`) and the mill's two others (`pair`). Whoever holds a pair
+    // closes the mill on its third point, so closing_points() asks every
+    // row at once rather than looping over the mills. Lanes past the last
+    // mill are empty and ask nothing.
+    struct MillRow {
+        PointLanes pair{}, third{};
+    };
+    std::vector<MillRow> mill_rows;
     std::vector<Permutation> symmetries;  // the identity first
 
     Bitboard all() const { return points == 32 ? ~0u : (1u << points) - 1; }

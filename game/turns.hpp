@@ -144,10 +144,22 @@ inline int mills_closed(const Board& board, Bitboard own_after, int to) {
 // Empty points that would complete a mill of `own` with two of its stones
 // already there: only placements and moves to them can close one.
 inline Bitboard closing_points(const Board& board, Bitboard own, Bitboard empty) {
-    Bitboard closing = 0;
-    for (Bitboard mill : board.mills)
-        if (std::popcount(mill & own) == 2) closing |= mill & empty;
-    return closing;
+    PointLanes closing{};
+    for (const Board::MillRow& row : board.mill_rows) {
+        PointLanes held = row.pair & ~own;  // zero where `own` holds the pair
+        mask_zero_lanes(held);
+        closing |= row.third & held;
+    }
+    // Fold the lanes: halves, quarters, pairs, neighbours.
+    closing |= __builtin_shufflevector(closing, closing, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3,
+                                       4, 5, 6, 7);
+    closing |= __builtin_shufflevector(closing, closing, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8,
+                                       9, 10, 11);
+    closing |= __builtin_shufflevector(closing, closing, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
+                                       15, 12, 13);
+    closing |= __builtin_shufflevector(closing, closing, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13,
+                                       12, 15, 14);
+    return closing[0] & empty;
 }
 
 // The stones of the side that just moved (p.other()) which its last turn,

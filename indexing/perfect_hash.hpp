@@ -110,7 +110,9 @@ class SymmetryClasses {
         // Lanes of other symmetries become all ones, which lose every minimum.
         Lanes images;
         images_of(set, images);
-        images |= (kLaneBits & symmetries) == 0;
+        Lanes others = kLaneBits & symmetries;
+        mask_zero_lanes(others);
+        images |= others;
         return smallest_lane(images) >> kSymmetryBits;
     }
     // How many symmetries map both sets to themselves.

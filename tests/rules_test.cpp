@@ -942,6 +942,29 @@ void for_each_random_position(uint32_t seed, int count, const Check& check) {
     }
 }
 
+// closing_points asks all mills at once, a lane for each of a mill's points:
+// it must give what its definition says, mill by mill, on every board.
+TEST(Rules, ClosingPointsAreTheEmptyPointsOfMillsHalfOwned) {
+    std::mt19937 random(2026);
+    int closing_seen = 0;
+    for (const Board* board : all_boards()) {
+        for (int trial = 0; trial < 2000; ++trial) {
+            const Bitboard own = random() & board->all();
+            const Bitboard empty = random() & board->all() & ~own;
+            Bitboard expected = 0;
+            for (Bitboard mill : board->mills)
+                for (int point = 0; point < board->points; ++point)
+                    if (mill >> point & 1 && empty >> point & 1 &&
+                        (own & mill) == (mill & ~(1u << point)))
+                        expected |= 1u << point;
+            ASSERT_EQ(turn_generation::closing_points(*board, own, empty), expected)
+                << board->name << " own " << own << " empty " << empty;
+            closing_seen += std::popcount(expected);
+        }
+    }
+    EXPECT_GT(closing_seen, 0);
+}
+
 // The solver counts quiet moves instead of visiting them: what it visits plus
 // what it counts must be exactly the turn list, and only mill-less moves may
 // go uncounted as turns.
