@@ -126,9 +126,9 @@ Board make_board(const BoardSpec& spec) {
     int lane = 0;
     for (Bitboard mill : board.mills)
         for (Bitboard point = mill; point; point &= point - 1, ++lane) {
-            if (lane % 16 == 0) board.mill_rows.emplace_back();
-            board.mill_rows.back().pair[lane % 16] = mill & ~(point & -point);
-            board.mill_rows.back().third[lane % 16] = point & -point;
+            if (lane % kPointLanes == 0) board.mill_rows.emplace_back();
+            board.mill_rows.back().pair[lane % kPointLanes] = mill & ~(point & -point);
+            board.mill_rows.back().third[lane % kPointLanes] = point & -point;
         }
     board.symmetries = symmetries_of(board, spec);
     return board;

@@ -18,7 +18,8 @@ inline constexpr int kMaxPoints = 24;
 
 // Sixteen point sets side by side, for asking one thing of many mills at
 // once (a GCC/Clang vector: an operation on it works on every lane).
-using PointLanes = Bitboard __attribute__((vector_size(16 * sizeof(Bitboard))));
+inline constexpr int kPointLanes = 16;
+using PointLanes = Bitboard __attribute__((vector_size(kPointLanes * sizeof(Bitboard))));
 
 // Turns each lane of `lanes` that is zero into all ones, and the others
 // (below 2^31) into zero. A shift, not `lanes == 0`: GCC splits a compare of
