@@ -115,6 +115,8 @@ Board make_board(const BoardSpec& spec) {
     for (const auto& mill : split(spec.mills, ',')) {
         Bitboard set = 0;
         for (const auto& name : split(mill, ' ')) set |= 1u << point_of(board, name);
+        if (std::popcount(set) != 3)  // mill_rows splits each into a pair and a third point
+            throw std::logic_error("a mill of " + board.name + " is not three points");
         board.mills.push_back(set);
         for (int p = 0; p < board.points; ++p)
             if (set >> p & 1) {

@@ -21,13 +21,13 @@ inline constexpr int kMaxPoints = 24;
 inline constexpr int kPointLanes = 16;
 using PointLanes = Bitboard __attribute__((vector_size(kPointLanes * sizeof(Bitboard))));
 
-// Turns each lane of `lanes` that is zero into all ones, and the others
-// (below 2^31) into zero. A shift, not `lanes == 0`: GCC splits a compare of
-// vectors wider than the target's registers (sixteen lanes on AVX2) into a
-// scalar compare a lane, and arithmetic into register-wide halves. By
-// reference, as vectors passed by value have an ABI that depends on the
-// target's vector extensions.
-inline void mask_zero_lanes(PointLanes& lanes) { lanes = -((lanes - 1) >> 31); }
+// Turns each lane of `lanes` that is zero into all ones, the others into
+// zero: the top bit of (x - 1) & ~x is set for x = 0 only. Arithmetic, not
+// `lanes == 0`: GCC splits a compare of vectors wider than the target's
+// registers (sixteen lanes on AVX2) into a scalar compare a lane, and
+// arithmetic into register-wide halves. By reference, as vectors passed by
+// value have an ABI that depends on the target's vector extensions.
+inline void mask_zero_lanes(PointLanes& lanes) { lanes = -(((lanes - 1) & ~lanes) >> 31); }
 
 // A permutation of a board's points; image[i] is where point i goes.
 using Permutation = std::array<uint8_t, kMaxPoints>;

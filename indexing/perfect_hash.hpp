@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
 #include <vector>
 
 #include "game/board.hpp"
@@ -110,6 +111,7 @@ class SymmetryClasses {
         // Lanes of other symmetries become all ones, which lose every minimum.
         Lanes images;
         images_of(set, images);
+        static_assert(std::is_same_v<Lanes, PointLanes>, "mask_zero_lanes takes PointLanes");
         Lanes others = kLaneBits & symmetries;
         mask_zero_lanes(others);
         images |= others;
