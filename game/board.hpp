@@ -29,6 +29,20 @@ using PointLanes = Bitboard __attribute__((vector_size(kPointLanes * sizeof(Bitb
 // value have an ABI that depends on the target's vector extensions.
 inline void mask_zero_lanes(PointLanes& lanes) { lanes = -(((lanes - 1) & ~lanes) >> 31); }
 
+// Folds the lanes into every lane with `combine(a, b)`, which folds b into
+// a (an OR, a minimum): halves, quarters, pairs, then neighbours.
+template <typename Combine>
+void fold_lanes(PointLanes& lanes, Combine&& combine) {
+    combine(lanes, __builtin_shufflevector(lanes, lanes, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3,
+                                           4, 5, 6, 7));
+    combine(lanes, __builtin_shufflevector(lanes, lanes, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8,
+                                           9, 10, 11));
+    combine(lanes, __builtin_shufflevector(lanes, lanes, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
+                                           15, 12, 13));
+    combine(lanes, __builtin_shufflevector(lanes, lanes, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13,
+                                           12, 15, 14));
+}
+
 // A permutation of a board's points; image[i] is where point i goes.
 using Permutation = std::array<uint8_t, kMaxPoints>;
 

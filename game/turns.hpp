@@ -150,15 +150,7 @@ inline Bitboard closing_points(const Board& board, Bitboard own, Bitboard empty)
         mask_zero_lanes(held);
         closing |= row.third & held;
     }
-    // Fold the lanes: halves, quarters, pairs, neighbours.
-    closing |= __builtin_shufflevector(closing, closing, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 3,
-                                       4, 5, 6, 7);
-    closing |= __builtin_shufflevector(closing, closing, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8,
-                                       9, 10, 11);
-    closing |= __builtin_shufflevector(closing, closing, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14,
-                                       15, 12, 13);
-    closing |= __builtin_shufflevector(closing, closing, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13,
-                                       12, 15, 14);
+    fold_lanes(closing, [](PointLanes& a, const PointLanes& b) { a |= b; });
     return closing[0] & empty;
 }
 

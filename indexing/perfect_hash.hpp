@@ -141,7 +141,6 @@ class SymmetryClasses {
     struct alignas(64) ImageRow {
         Lanes image;
     };
-    static void keep_min(Lanes& a, const Lanes& b) { a = a < b ? a : b; }
     // Vectors go by reference: passed by value their ABI depends on the
     // target's vector extensions.
     void images_of(Bitboard set, Lanes& images) const {
@@ -149,15 +148,7 @@ class SymmetryClasses {
                  image_rows_[512 + (set >> 16 & 0xff)].image;
     }
     static uint32_t smallest_lane(Lanes& lanes) {  // overwrites `lanes`
-        // Swapping halves, quarters, pairs and neighbours leaves the minimum in every lane.
-        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2,
-                                                3, 4, 5, 6, 7));
-        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14,
-                                                15, 8, 9, 10, 11));
-        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9,
-                                                14, 15, 12, 13));
-        keep_min(lanes, __builtin_shufflevector(lanes, lanes, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10,
-                                                13, 12, 15, 14));
+        fold_lanes(lanes, [](Lanes& a, const Lanes& b) { a = a < b ? a : b; });
         return lanes[0];
     }
     Class class_of_images(Lanes& images, int size) const {  // overwrites `images`
