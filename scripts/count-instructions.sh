@@ -52,5 +52,5 @@ for k in $(seq 1 $#); do
     read -r name positions _ _ _ _ _ files < <(tail -1 "$out/bench-$k")
     instructions=$(sed -n 's/^summary: //p' "$out/calls-$k")
     awk -v u="$name" -v p="$positions" -v i="$instructions" -v f="$files" -v m="${!k}" \
-        'BEGIN { printf "%-8s %14.0f %18.0f %12.1f %s  %s\n", u, p, i, p > 0 ? i / p : 0, f, m }'
+        'BEGIN { printf "%-8s %14.0f %18.0f %12.1f %s  %s\n", u, p, i, (p > 0 ? i / p : 0), f, m }'
 done

@@ -195,6 +195,39 @@ void FirstPass::settle(Batch& batch) {
     batch.count = 0;
 }
 
+// Placements on `points` that close no mill, by a mover with stones
+// `mine`, into the block of `theirs`'s class in `target`.
+void FirstPass::settle_quiet(TurnTarget& target, const SymmetryClasses::Class& theirs,
+                             Bitboard mine, Bitboard points, Summary& summary) const {
+    if (!points) return;
+    summary.turns += std::popcount(points);
+    const SolvedSectors::Table* table = target.get(solved_);
+    if (!table) {
+        summary.add(unit_.distances.lost_child);
+        return;
+    }
+    // The successor's opponent is the mover plus the placed stone: take
+    // the mover's image once, and add each point's.
+    const Bitboard seen = classes_.transform(mine, theirs.symmetry);
+    const SectorIndex& index = *table->index;
+    if (index.is_full_block(theirs.rank)) {
+        // Slots are colex ranks of the packed stones: rank the mover's
+        // once, and each with one placed stone more from it.
+        const RanksWithOneMore ranks(index.packed_in_full_block(theirs, seen));
+        const Entry* block = table->entries.data() + index.block_begin(theirs.rank);
+        for (Bitboard packed =
+                 index.packed_in_full_block(theirs, classes_.transform(points, theirs.symmetry));
+             packed; packed &= packed - 1)
+            summary.add(block[ranks.rank_with(std::countr_zero(packed))]);
+        return;
+    }
+    for (; points; points &= points - 1) {
+        const Bitboard after =
+            seen | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
+        summary.add(table->entries[index.index_transformed(theirs, after)]);
+    }
+}
+
 // Placements that close no mill all lead into one block of one solved
 // sector (the block of the opponent's stones, which the batch's
 // positions share), so their values are read at once, in cache.

@@ -38,7 +38,8 @@ class FirstPass {
           classes_(unit.classes),
           solved_(solved),
           progress_(options.progress),
-          moving_walk_(options.moving_walk) {}
+          moving_walk_(options.moving_walk),
+          removal_walk_(options.removal_walk) {}
 
     // Settles what the unit's turns into solved sectors decide, counts its
     // turns inside, and fills unit.decided and unit.candidates. Throws
@@ -119,6 +120,10 @@ class FirstPass {
             State state;
         };
         std::vector<Settled> settled;  // by a group, to be written
+        // A group's views (settle_group.cpp), and what decides whether
+        // its removals' pay: the sector's placements that close a mill.
+        std::vector<Entry> quiet_view, removal_views;
+        uint64_t placing_positions = 0, loud_placements = 0;
         TableCache tables;
         ClassCache classes;
     };
@@ -157,7 +162,14 @@ class FirstPass {
     struct RemovalReads;
     Group group_of(const UnitSector& sector, uint32_t c) const;
     template <typename Turns>
-    uint64_t settle_group(const UnitSector& sector, uint32_t c, Batch& batch, Turns&& turns);
+    uint64_t settle_group(const UnitSector& sector, const Group& group, Batch& batch,
+                          Turns&& turns);
+    void fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
+                   Bitboard free, int stones, Entry* view) const;
+    const Entry* quiet_view(const Group& group, const SolvedSectors::Table& table, int stones,
+                            Batch& batch) const;
+    const Entry* removal_views(const Group& group, const SolvedSectors::Table& table, int stones,
+                               Batch& batch) const;
     uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);
     void write_settled(Batch& batch);
@@ -182,44 +194,12 @@ class FirstPass {
     const SolvedSectors& solved_;
     bool progress_;
     MovingWalk moving_walk_;
+    RemovalWalk removal_walk_;
     std::atomic<bool> out_of_range_{false};
 };
 
 // Inline: both walks (first_pass.cpp, settle_group.cpp) call these once per
-// position or turn.
-
-// Placements on `points` that close no mill, by a mover with stones
-// `mine`, into the block of `theirs`'s class in `target`.
-inline void FirstPass::settle_quiet(TurnTarget& target, const SymmetryClasses::Class& theirs,
-                                    Bitboard mine, Bitboard points, Summary& summary) const {
-    if (!points) return;
-    summary.turns += std::popcount(points);
-    const SolvedSectors::Table* table = target.get(solved_);
-    if (!table) {
-        summary.add(unit_.distances.lost_child);
-        return;
-    }
-    // The successor's opponent is the mover plus the placed stone: take
-    // the mover's image once, and add each point's.
-    const Bitboard seen = classes_.transform(mine, theirs.symmetry);
-    const SectorIndex& index = *table->index;
-    if (index.is_full_block(theirs.rank)) {
-        // Slots are colex ranks of the packed stones: rank the mover's
-        // once, and each with one placed stone more from it.
-        const RanksWithOneMore ranks(index.packed_in_full_block(theirs, seen));
-        const Entry* block = table->entries.data() + index.block_begin(theirs.rank);
-        for (Bitboard packed =
-                 index.packed_in_full_block(theirs, classes_.transform(points, theirs.symmetry));
-             packed; packed &= packed - 1)
-            summary.add(block[ranks.rank_with(std::countr_zero(packed))]);
-        return;
-    }
-    for (; points; points &= points - 1) {
-        const Bitboard after =
-            seen | classes_.transform_point(std::countr_zero(points), theirs.symmetry);
-        summary.add(table->entries[index.index_transformed(theirs, after)]);
-    }
-}
+// position.
 
 // The state of a position with turns all of whose successors are solved.
 inline State FirstPass::final_state(const Summary& s) {

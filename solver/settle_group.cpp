@@ -20,6 +20,7 @@ namespace morris {
 
 // What the positions of a group share.
 struct FirstPass::Group {
+    uint32_t number;    // of the opponent's class, for SectorIndex::for_each_by_opponent
     Bitboard opponent;  // the class's representative
     // Its class: the block a placement that closes no mill leads into.
     SymmetryClasses::Class opponent_class;
@@ -49,6 +50,7 @@ struct FirstPass::RemovalReads {
 
 FirstPass::Group FirstPass::group_of(const UnitSector& sector, uint32_t c) const {
     Group group;
+    group.number = c;
     group.opponent = classes_.representatives(sector.key.opponent_on_board)[c];
     group.opponent_class = classes_.class_of(group.opponent);
     group.free = variant_.board->all() & ~group.opponent;
@@ -61,14 +63,14 @@ FirstPass::Group FirstPass::group_of(const UnitSector& sector, uint32_t c) const
 // to its summary, those that remove a stone by `reads`. Returns how many
 // positions the group has.
 template <typename Turns>
-uint64_t FirstPass::settle_group(const UnitSector& sector, uint32_t c, Batch& batch,
+uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, Batch& batch,
                                  Turns&& turns) {
-    const Group group = group_of(sector, c);
     uint64_t visited = 0;
     // Inlined into the walk: a call per position costs a few percent of a
     // placement unit.
     sector.index->for_each_by_opponent(
-        c, c + 1, [&](uint64_t i, Stones stones) __attribute__((always_inline)) {
+        group.number,
+        group.number + 1, [&](uint64_t i, Stones stones) __attribute__((always_inline)) {
             const Bitboard mine = stones.mover;
             const Bitboard empty = group.free & ~mine;
             // With nothing to remove, a turn that closes a mill is as quiet as any.
@@ -92,22 +94,103 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, uint32_t c, Batch& ba
     return visited;
 }
 
-// Placements: one that closes no mill reads the block of the opponent's
-// class (settle_quiet, all at once); one that closes a mill removes one
-// stone (settles_by_group asks double_mill=one), into a block per stone.
+// Views of a successor block in the group's terms: view[r] is the value
+// of the successor whose opponent (the mover with a stone placed,
+// `stones` stones) is the set of colex rank r among the group's free
+// points. Every position of the group reads its placements' successors
+// there with one rank each (RanksWithOneMore), rather than ranking each
+// successor through the index, moved by its class's symmetry.
+//
+// The view of the quiet placements' block is that block itself when it
+// is full: its class's representative is the group's stones, which the
+// identity (the first symmetry) takes to themselves. A symmetric block
+// holds only its canonical stones: it is expanded, each of its stones
+// ranked once, where up to `stones` positions lead to each
+// (symmetric_slot is the dearest ranking there is: a fifth of a small
+// twelve placement unit when it was called per placement).
+void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
+                          Bitboard free, int stones, Entry* view) const {
+    const SectorIndex& index = *table.index;
+    uint32_t packed = (uint32_t{1} << stones) - 1;
+    for (uint64_t r = 0, count = binomial[std::popcount(free)][stones]; r < count;
+         ++r, packed = next_subset(packed))
+        view[r] = table.entries[index.index_transformed(
+            block, classes_.transform(deposit_bits(packed, free), block.symmetry))];
+}
+
+const Entry* FirstPass::quiet_view(const Group& group, const SolvedSectors::Table& table,
+                                   int stones, Batch& batch) const {
+    const SectorIndex& index = *table.index;
+    const uint32_t block = group.opponent_class.rank;
+    if (index.is_full_block(block)) return table.entries.data() + index.block_begin(block);
+    batch.quiet_view.resize(binomial[std::popcount(group.free)][stones]);
+    fill_view(table, group.opponent_class, group.free, stones, batch.quiet_view.data());
+    return batch.quiet_view.data();
+}
+
+// The views of the blocks the group's removals lead into, one after
+// another in removable order, or null. A view costs about a read through
+// the index for each of its entries, and saves about one a read: unless
+// options ask otherwise, it is filled when the group's removals are
+// expected to read each of its entries once or more, at the rate of loud
+// placements (those that close a mill) a position the sector's groups
+// have shown this thread so far (none at first).
+const Entry* FirstPass::removal_views(const Group& group, const SolvedSectors::Table& table,
+                                      int stones, Batch& batch) const {
+    const int free_points = std::popcount(group.free);
+    const uint64_t entries = binomial[free_points][stones];
+    const uint64_t positions =
+        binomial[free_points][stones - 1] /
+        std::popcount(classes_.stabiliser(std::popcount(group.opponent), group.number));
+    const bool pay = batch.placing_positions > 0 &&
+                     batch.loud_placements * positions >= entries * batch.placing_positions;
+    if (removal_walk_ == RemovalWalk::through_index ||
+        (removal_walk_ == RemovalWalk::automatic && !pay))
+        return nullptr;
+    batch.far_reads += entries * group.removal_count;  // see stats.hpp
+    batch.removal_views.resize(entries * group.removal_count);
+    Entry* view = batch.removal_views.data();
+    for (Bitboard r = group.removable; r; r &= r - 1, view += entries)
+        fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones, view);
+    return batch.removal_views.data();
+}
+
+// Placements: one that closes no mill leads into the block of the
+// opponent's class; one that closes a mill removes one stone (settles_by_group
+// asks double_mill=one), into a block per stone. Both are read through
+// views where they pay, and otherwise the removals' through the index.
 uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch) {
     PlacementTargets targets = placement_targets(sector.key);
+    const Group group = group_of(sector, c);
+    const int stones = sector.key.mover_on_board + 1;  // the successor's opponent's
+    // On a full board nothing is placed, and no quiet sector is solved.
+    const bool full =
+        sector.key.mover_on_board + sector.key.opponent_on_board == variant_.board->points;
+    const SolvedSectors::Table* quiet_table = full ? nullptr : targets.quiet.get(solved_);
+    const Entry* quiet_view =
+        quiet_table ? this->quiet_view(group, *quiet_table, stones, batch) : nullptr;
+    // A placement closes a mill (three points) with two stones on it already.
+    const bool may_close = sector.key.mover_on_board >= 2 && group.removal_count > 0;
+    const SolvedSectors::Table* removal_table =
+        may_close && !full ? targets.removal.get(solved_) : nullptr;
+    const Entry* removal_views =
+        removal_table ? this->removal_views(group, *removal_table, stones, batch) : nullptr;
+    const uint64_t view_size = binomial[std::popcount(group.free)][stones];
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
-    return settle_group(
-        sector, c, batch,
+    const uint64_t visited = settle_group(
+        sector, group, batch,
         [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing, Summary& summary,
             RemovalReads& reads) {
-            // The removals' successors are spread over their blocks: rank
-            // and prefetch them first, then read the quiet placements'
-            // (near each other for neighbouring positions) while they load.
-            const Bitboard loud = empty & closing;
-            reads.table = loud ? targets.removal.get(solved_) : nullptr;
-            if (reads.table) {
+            const Bitboard loud = empty & closing, quiet = empty & ~closing;
+            summary.turns += std::popcount(quiet) + std::popcount(loud) * group.removal_count;
+            batch.loud_placements += std::popcount(loud);
+            if (loud && !removal_table) summary.add(unit_.distances.lost_child);
+            if (quiet && !quiet_view) summary.add(unit_.distances.lost_child);
+            // The removals' successors read through the index are spread
+            // over their blocks: rank and prefetch them first, to be read
+            // (by settle_group) when all are loading.
+            if (loud && removal_table && !removal_views) {
+                reads.table = removal_table;
                 for (Bitboard r = group.removable; r; r &= r - 1) {
                     const int k = std::countr_zero(r);
                     mine_seen[k] = classes_.transform(mine, group.after_removing[k].symmetry);
@@ -119,14 +202,28 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                         const SymmetryClasses::Class& next = group.after_removing[k];
                         const Bitboard after =
                             mine_seen[k] | classes_.transform_point(t, next.symmetry);
-                        reads.add(reads.table->index->index_transformed(next, after));
+                        reads.add(removal_table->index->index_transformed(next, after));
                     }
                 }
             }
-            settle_quiet(targets.quiet, group.opponent_class, mine, empty & ~closing, summary);
-            summary.turns += std::popcount(loud) * group.removal_count;
-            if (loud && !reads.table) summary.add(unit_.distances.lost_child);
+            // In the views each successor's rank is the mover's with one
+            // stone more.
+            if (!(quiet && quiet_view) && !(loud && removal_views)) return;
+            const RanksWithOneMore ranks(extract_bits(mine, group.free));
+            if (quiet_view)
+                for (Bitboard packed = extract_bits(quiet, group.free); packed;
+                     packed &= packed - 1)
+                    summary.add(quiet_view[ranks.rank_with(std::countr_zero(packed))]);
+            if (removal_views)
+                for (Bitboard packed = extract_bits(loud, group.free); packed;
+                     packed &= packed - 1) {
+                    const uint32_t rank = ranks.rank_with(std::countr_zero(packed));
+                    for (int k = 0; k < group.removal_count; ++k)
+                        summary.add(removal_views[k * view_size + rank]);
+                }
         });
+    batch.placing_positions += visited;
+    return visited;
 }
 
 // Moves: those that remove nothing stay in the unit and are counted; one
@@ -136,7 +233,7 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
 uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
     const bool flies = mover_flies(variant_, sector.key);
     TurnTarget removal(sector.key, /*placed=*/false, /*removed=*/1);
-    return settle_group(sector, c, batch,
+    return settle_group(sector, group_of(sector, c), batch,
                         [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing,
                             Summary& summary, RemovalReads& reads) {
                             summary.internal = turn_generation::for_each_closing_move(

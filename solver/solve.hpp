@@ -45,6 +45,15 @@ enum class MovingWalk {
     by_opponent,  // mill-closing moves read a few blocks per group, states scattered
 };
 
+// How the first pass reads, a group of a placement sector at a time, the
+// successors of placements that remove a stone. Both give the same values;
+// they differ in cost.
+enum class RemovalWalk {
+    automatic,      // through views where the sector's mills so far say they pay
+    through_index,  // each successor ranked through its sector's index
+    through_views,  // each block the group's removals lead into copied in the group's terms
+};
+
 struct SolveOptions {
     std::filesystem::path directory;
     int threads = 0;                 // 0: OpenMP's default
@@ -53,8 +62,9 @@ struct SolveOptions {
     // A unit whose estimated memory exceeds this is refused before it starts;
     // 0 means 80% of the machine's memory.
     uint64_t memory_limit = 0;
-    Propagation propagation = Propagation::automatic;  // the same files either way
-    MovingWalk moving_walk = MovingWalk::automatic;    // the same files either way
+    Propagation propagation = Propagation::automatic;   // the same files either way
+    MovingWalk moving_walk = MovingWalk::automatic;     // the same files either way
+    RemovalWalk removal_walk = RemovalWalk::automatic;  // the same files either way
     // Push lists a layer's updates by region of 2^push_region_bits states (at
     // most 26) before applying them region by region, a chunk of the layer
     // at a time, its buffers about push_bytes (twice that at worst, as they

@@ -857,13 +857,15 @@ TEST(Solver, FiveAndNine43AreTheSameWhicheverWayTheCostModelLeans) {
 // solved sector (the opponent not left lost): counted here with the game's
 // turn generator over every indexed position of each of five's units. Its
 // far writes are the positions of the sectors it walks by opponent, those
-// that place, when moving sectors walk in index order.
+// that place, when moving sectors walk in index order. (Through views, a
+// placement's removals read each view's entries once instead.)
 TEST(Solver, StatsCountEveryFirstPassReadOfASolvedChildAfterARemoval) {
     const Variant v = find_variant("five");
     TempDir dir("stats");
     SolveOptions options = quiet_options(dir.path());
     options.threads = 2;
     options.moving_walk = MovingWalk::index_order;
+    options.removal_walk = RemovalWalk::through_index;
     std::vector<SectorKey> unit;
     int units = 0;
     options.on_sector = [&](const SectorReport& r) {
@@ -1013,10 +1015,30 @@ TEST(SolverSlow, MovingSectorsAreTheSameWalkedInIndexOrderOrByOpponent) {
     expect_same_files_however_walked(find_variant("lasker"), {SectorKey{3, 3, 1, 1}});
 }
 
-// Pull reads a flying mover's turns from an exchange table, less the moves
-// that close a mill: those are quiet when nothing can be removed, as in 3-6
-// under strict removal when the opponent's six stones stand in two mills;
-// diagonal mills are more of them.
+// A placement sector's groups read their removals' successors through the
+// index or through views of their blocks (the automatic choice takes views
+// where a sector's groups close many mills: on twelve's crowded boards, not
+// on these). Five's and six's placement sectors have groups of every kind:
+// symmetric and not, leading into removal blocks symmetric and not.
+TEST(SolverSlow, PlacementSectorsAreTheSameWithRemovalsReadThroughTheIndexOrViews) {
+    for (const char* name : {"five", "six"}) {
+        std::map<RemovalWalk, std::map<std::string, std::string>> files;
+        for (RemovalWalk walk :
+             {RemovalWalk::through_index, RemovalWalk::through_views, RemovalWalk::automatic}) {
+            TempDir dir("removal-walk");
+            SolveOptions options = quiet_options(dir.path());
+            options.threads = 2;
+            options.removal_walk = walk;
+            solve(find_variant(name), options);
+            files[walk] = directory_bytes(dir.path());
+        }
+        const auto& expected = files[RemovalWalk::through_index];
+        EXPECT_GE(expected.size(), 50u) << name;
+        EXPECT_TRUE(files[RemovalWalk::through_views] == expected) << name << " through views";
+        EXPECT_TRUE(files[RemovalWalk::automatic] == expected) << name << " automatic";
+    }
+}
+
 TEST(SolverSlow, FlyingUnitsAreTheSameHoweverPropagatedWithDiagonalMillsAndStrictRemoval) {
     expect_same_files_however_propagated(find_variant("nine-diagonal"),
                                          {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
