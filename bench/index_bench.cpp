@@ -85,21 +85,21 @@ BENCHMARK(BM_IndexEnumerate)->Args({8, 8})->Args({9, 9})->Args({3, 9});
 // Ranking the successors of placements into one full block, as a placement
 // sector's first pass does: the opponent's 5 stones fix the block, whose 19
 // free points hold the mover's 6 stones and one placed. Arg 0 packs and
-// ranks each successor anew; arg 1 ranks the mover's stones once and each
-// successor from them (RanksWithOneMore).
+// ranks each successor anew; arg 1 packs the mover's stones and the empty
+// points once, and ranks each successor from them (what the solver does).
 void BM_RankPlacements(benchmark::State& state) {
     const auto samples = random_stones(6, 5);
     const Bitboard all = find_board("b24")->all();
-    const bool incremental = state.range(0) == 1;
+    const bool packed_once = state.range(0) == 1;
     size_t i = 0;
     for (auto _ : state) {
         const Stones& s = samples[i];
         const Bitboard free = all & ~s.opponent, empty = free & ~s.mover;
         uint32_t sum = 0;
-        if (incremental) {
-            const RanksWithOneMore ranks(extract_bits(s.mover, free));
+        if (packed_once) {
+            const uint32_t mine = extract_bits(s.mover, free);
             for (uint32_t e = extract_bits(empty, free); e; e &= e - 1)
-                sum += ranks.rank_with(std::countr_zero(e));
+                sum += colex().rank(mine | (e & -e));
         } else {
             for (Bitboard e = empty; e; e &= e - 1)
                 sum += colex().rank(extract_bits(s.mover | (e & -e), free));

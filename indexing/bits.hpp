@@ -104,37 +104,6 @@ inline const ColexRanker& colex() {
     return ranker;
 }
 
-// The colex ranks of a set with one point more, for each point it lacks.
-// Adding point q, with j of the set's elements below it, moves every element
-// above it one place up in the sum, C(p_i, i+1) becoming C(p_i, i+2): with
-// the sum for each j worked out once, each rank is that sum plus C(q, j+1).
-class RanksWithOneMore {
-  public:
-    explicit RanksWithOneMore(uint32_t set) : set_(set) {
-        uint32_t above = 0;  // the sum with every element moved up
-        int i = 0;
-        for (uint32_t s = set; s; s &= s - 1, ++i) above += term(std::countr_zero(s), i + 2);
-        i = 0;
-        sums_[0] = above;
-        for (uint32_t s = set; s; s &= s - 1, ++i) {
-            const int point = std::countr_zero(s);
-            sums_[i + 1] = sums_[i] + term(point, i + 1) - term(point, i + 2);
-        }
-    }
-    // The colex rank of the set with `point` (not in it) added.
-    uint32_t rank_with(int point) const {
-        const int below = std::popcount(set_ & ((uint32_t{1} << point) - 1));
-        return sums_[below] + term(point, below + 1);
-    }
-
-  private:
-    static uint32_t term(int point, int place) {
-        return static_cast<uint32_t>(binomial[point][place]);
-    }
-    uint32_t set_;
-    std::array<uint32_t, kMaxBinomial + 1> sums_;
-};
-
 // The next larger integer with the same number of set bits (Gosper's hack,
 // its division by the lowest set bit done as a shift: walks of a sector call
 // this once per position).

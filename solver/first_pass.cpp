@@ -211,14 +211,14 @@ void FirstPass::settle_quiet(TurnTarget& target, const SymmetryClasses::Class& t
     const Bitboard seen = classes_.transform(mine, theirs.symmetry);
     const SectorIndex& index = *table->index;
     if (index.is_full_block(theirs.rank)) {
-        // Slots are colex ranks of the packed stones: rank the mover's
-        // once, and each with one placed stone more from it.
-        const RanksWithOneMore ranks(index.packed_in_full_block(theirs, seen));
+        // Slots are colex ranks of the packed stones: pack the mover's
+        // once, and rank each with one placed stone more.
+        const uint32_t packed_mine = index.packed_in_full_block(theirs, seen);
         const Entry* block = table->entries.data() + index.block_begin(theirs.rank);
         for (Bitboard packed =
                  index.packed_in_full_block(theirs, classes_.transform(points, theirs.symmetry));
              packed; packed &= packed - 1)
-            summary.add(block[ranks.rank_with(std::countr_zero(packed))]);
+            summary.add(block[colex().rank(packed_mine | (packed & -packed))]);
         return;
     }
     for (; points; points &= points - 1) {

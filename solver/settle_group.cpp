@@ -98,8 +98,8 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
 // of the successor whose opponent (the mover with a stone placed,
 // `stones` stones) is the set of colex rank r among the group's free
 // points. Every position of the group reads its placements' successors
-// there with one rank each (RanksWithOneMore), rather than ranking each
-// successor through the index, moved by its class's symmetry.
+// there with one colex rank each, its stones packed once, rather than
+// ranking each successor through the index, moved by its class's symmetry.
 //
 // The view of the quiet placements' block is that block itself when it
 // is full: its class's representative is the group's stones, which the
@@ -206,18 +206,17 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                     }
                 }
             }
-            // In the views each successor's rank is the mover's with one
-            // stone more.
-            if (!(quiet && quiet_view) && !(loud && removal_views)) return;
-            const RanksWithOneMore ranks(extract_bits(mine, group.free));
+            // In the views each successor's rank is that of the mover's
+            // stones with the placed one, all packed among the free points.
+            const uint32_t packed_mine = extract_bits(mine, group.free);
             if (quiet_view)
                 for (Bitboard packed = extract_bits(quiet, group.free); packed;
                      packed &= packed - 1)
-                    summary.add(quiet_view[ranks.rank_with(std::countr_zero(packed))]);
+                    summary.add(quiet_view[colex().rank(packed_mine | (packed & -packed))]);
             if (removal_views)
                 for (Bitboard packed = extract_bits(loud, group.free); packed;
                      packed &= packed - 1) {
-                    const uint32_t rank = ranks.rank_with(std::countr_zero(packed));
+                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
                     for (int k = 0; k < group.removal_count; ++k)
                         summary.add(removal_views[k * view_size + rank]);
                 }
