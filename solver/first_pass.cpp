@@ -43,9 +43,10 @@ void FirstPass::run() {
         const uint32_t groups = by_opponent ? index.opponent_class_count() : index.block_count();
         const uint32_t per_chunk = by_opponent ? kClassesPerChunk : blocks_per_chunk(index);
         const auto chunks = static_cast<int>((groups + per_chunk - 1) / per_chunk);
+        const double closing = grouped ? closing_rate(sector) : 0;
 #pragma omp parallel if (index.size() >= kParallelWork)
         {
-            Batch batch(*variant_.board);
+            Batch batch(*variant_.board, closing);
 #pragma omp for schedule(dynamic, 1)
             for (int chunk = 0; chunk < chunks; ++chunk) {
                 const uint32_t first = static_cast<uint32_t>(chunk) * per_chunk;
@@ -143,6 +144,25 @@ bool FirstPass::moves_by_group(const SectorKey& k) const {
         (kCrowded.num * variant_.board->points + kCrowded.den - 1) / kCrowded.den;
     return moving_walk_ == MovingWalk::by_opponent ||
            k.mover_on_board + k.opponent_on_board >= crowded_stones;
+}
+
+// The placements that close a mill a position, over positions spread
+// evenly through the sector: what decides whether a group's removals are
+// read through views (view_removal_blocks). Worked out before the walk, so
+// that the choice, and the far reads it counts, do not depend on how the
+// groups are dealt to the threads.
+double FirstPass::closing_rate(const UnitSector& sector) const {
+    constexpr uint64_t kSamples = 1024;
+    const SectorIndex& index = *sector.index;
+    const Board& board = *variant_.board;
+    const uint64_t step = std::max<uint64_t>(1, index.size() / kSamples);
+    uint64_t samples = 0, closing = 0;
+    for (uint64_t i = 0; i < index.size(); i += step, ++samples) {
+        const Stones s = index.stones_at(i);
+        const Bitboard empty = board.all() & ~(s.mover | s.opponent);
+        closing += std::popcount(empty & turn_generation::closing_points(board, s.mover, empty));
+    }
+    return samples ? static_cast<double>(closing) / static_cast<double>(samples) : 0;
 }
 
 // Whole blocks of about kPositionsPerChunk positions.

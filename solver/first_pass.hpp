@@ -105,7 +105,8 @@ class FirstPass {
     // Positions settled together, so that the successors' lookups, which
     // miss the cache, can be prefetched and overlap.
     struct Batch {
-        explicit Batch(const Board& board) : classes(symmetry_classes(board)) {}
+        Batch(const Board& board, double closing_rate)
+            : closing_rate(closing_rate), classes(symmetry_classes(board)) {}
         static constexpr size_t kSize = 64;
         size_t count = 0;
         uint64_t unit_position[kSize];
@@ -121,9 +122,10 @@ class FirstPass {
         };
         std::vector<Settled> settled;  // by a group, to be written
         // A group's views (settle_group.cpp), and what decides whether
-        // its removals' pay: the sector's placements that close a mill.
+        // its removals are read through views: the placements that close a
+        // mill a position of the sector (closing_rate).
         std::vector<Entry> quiet_view, removal_views;
-        uint64_t placing_positions = 0, loud_placements = 0;
+        double closing_rate;
         TableCache tables;
         ClassCache classes;
     };
@@ -166,10 +168,11 @@ class FirstPass {
                           Turns&& turns);
     void fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
                    Bitboard free, int stones, Entry* view) const;
-    const Entry* quiet_view(const Group& group, const SolvedSectors::Table& table, int stones,
-                            Batch& batch) const;
-    const Entry* removal_views(const Group& group, const SolvedSectors::Table& table, int stones,
-                               Batch& batch) const;
+    const Entry* view_quiet_block(const Group& group, const SolvedSectors::Table& table, int stones,
+                                  Batch& batch) const;
+    const Entry* view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
+                                     int stones, Batch& batch) const;
+    double closing_rate(const UnitSector& sector) const;
     uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);
     void write_settled(Batch& batch);

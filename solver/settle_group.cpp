@@ -100,14 +100,7 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
 // points. Every position of the group reads its placements' successors
 // there with one colex rank each, its stones packed once, rather than
 // ranking each successor through the index, moved by its class's symmetry.
-//
-// The view of the quiet placements' block is that block itself when it
-// is full: its class's representative is the group's stones, which the
-// identity (the first symmetry) takes to themselves. A symmetric block
-// holds only its canonical stones: it is expanded, each of its stones
-// ranked once, where up to `stones` positions lead to each
-// (symmetric_slot is the dearest ranking there is: a fifth of a small
-// twelve placement unit when it was called per placement).
+// Filling a view ranks each of its entries through the index once.
 void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
                           Bitboard free, int stones, Entry* view) const {
     const SectorIndex& index = *table.index;
@@ -118,8 +111,15 @@ void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClass
             block, classes_.transform(deposit_bits(packed, free), block.symmetry))];
 }
 
-const Entry* FirstPass::quiet_view(const Group& group, const SolvedSectors::Table& table,
-                                   int stones, Batch& batch) const {
+// The view of the quiet placements' block: the block itself when it is
+// full, its class's representative being the group's stones, which only
+// the identity (the first symmetry) takes to themselves. A symmetric block
+// holds only its canonical stones: it is expanded, each entry ranked once,
+// where up to `stones` positions of the group lead to each (symmetric_slot
+// is the dearest ranking there is: a fifth of a small twelve placement
+// unit's instructions when it was called per placement).
+const Entry* FirstPass::view_quiet_block(const Group& group, const SolvedSectors::Table& table,
+                                         int stones, Batch& batch) const {
     const SectorIndex& index = *table.index;
     const uint32_t block = group.opponent_class.rank;
     if (index.is_full_block(block)) return table.entries.data() + index.block_begin(block);
@@ -129,21 +129,20 @@ const Entry* FirstPass::quiet_view(const Group& group, const SolvedSectors::Tabl
 }
 
 // The views of the blocks the group's removals lead into, one after
-// another in removable order, or null. A view costs about a read through
-// the index for each of its entries, and saves about one a read: unless
-// options ask otherwise, it is filled when the group's removals are
-// expected to read each of its entries once or more, at the rate of loud
-// placements (those that close a mill) a position the sector's groups
-// have shown this thread so far (none at first).
-const Entry* FirstPass::removal_views(const Group& group, const SolvedSectors::Table& table,
-                                      int stones, Batch& batch) const {
+// another in removable order, or null. A view costs about one read through
+// the index for each of its entries, and each read from it saves about
+// one: unless options ask otherwise, views are filled when the group's
+// removals are expected to read each entry once or more, at the sector's
+// rate of placements that close a mill (closing_rate).
+const Entry* FirstPass::view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
+                                            int stones, Batch& batch) const {
     const int free_points = std::popcount(group.free);
     const uint64_t entries = binomial[free_points][stones];
     const uint64_t positions =
         binomial[free_points][stones - 1] /
         std::popcount(classes_.stabiliser(std::popcount(group.opponent), group.number));
-    const bool pay = batch.placing_positions > 0 &&
-                     batch.loud_placements * positions >= entries * batch.placing_positions;
+    const bool pay =
+        batch.closing_rate * static_cast<double>(positions) >= static_cast<double>(entries);
     if (removal_walk_ == RemovalWalk::through_index ||
         (removal_walk_ == RemovalWalk::automatic && !pay))
         return nullptr;
@@ -162,28 +161,27 @@ const Entry* FirstPass::removal_views(const Group& group, const SolvedSectors::T
 uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch) {
     PlacementTargets targets = placement_targets(sector.key);
     const Group group = group_of(sector, c);
-    const int stones = sector.key.mover_on_board + 1;  // the successor's opponent's
+    const int placed = sector.key.mover_on_board + 1;  // the successor's opponent's stones
     // On a full board nothing is placed, and no quiet sector is solved.
     const bool full =
         sector.key.mover_on_board + sector.key.opponent_on_board == variant_.board->points;
     const SolvedSectors::Table* quiet_table = full ? nullptr : targets.quiet.get(solved_);
     const Entry* quiet_view =
-        quiet_table ? this->quiet_view(group, *quiet_table, stones, batch) : nullptr;
+        quiet_table ? view_quiet_block(group, *quiet_table, placed, batch) : nullptr;
     // A placement closes a mill (three points) with two stones on it already.
     const bool may_close = sector.key.mover_on_board >= 2 && group.removal_count > 0;
     const SolvedSectors::Table* removal_table =
         may_close && !full ? targets.removal.get(solved_) : nullptr;
     const Entry* removal_views =
-        removal_table ? this->removal_views(group, *removal_table, stones, batch) : nullptr;
-    const uint64_t view_size = binomial[std::popcount(group.free)][stones];
+        removal_table ? view_removal_blocks(group, *removal_table, placed, batch) : nullptr;
+    const uint64_t view_size = binomial[std::popcount(group.free)][placed];
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
-    const uint64_t visited = settle_group(
+    return settle_group(
         sector, group, batch,
-        [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing, Summary& summary,
+        [&](const Group&, Bitboard mine, Bitboard empty, Bitboard closing, Summary& summary,
             RemovalReads& reads) {
             const Bitboard loud = empty & closing, quiet = empty & ~closing;
             summary.turns += std::popcount(quiet) + std::popcount(loud) * group.removal_count;
-            batch.loud_placements += std::popcount(loud);
             if (loud && !removal_table) summary.add(unit_.distances.lost_child);
             if (quiet && !quiet_view) summary.add(unit_.distances.lost_child);
             // The removals' successors read through the index are spread
@@ -192,16 +190,17 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
             if (loud && removal_table && !removal_views) {
                 reads.table = removal_table;
                 for (Bitboard r = group.removable; r; r &= r - 1) {
-                    const int k = std::countr_zero(r);
-                    mine_seen[k] = classes_.transform(mine, group.after_removing[k].symmetry);
+                    const int point = std::countr_zero(r);
+                    mine_seen[point] =
+                        classes_.transform(mine, group.after_removing[point].symmetry);
                 }
                 for (Bitboard to = loud; to; to &= to - 1) {
                     const int t = std::countr_zero(to);
                     for (Bitboard r = group.removable; r; r &= r - 1) {
-                        const int k = std::countr_zero(r);
-                        const SymmetryClasses::Class& next = group.after_removing[k];
+                        const int point = std::countr_zero(r);
+                        const SymmetryClasses::Class& next = group.after_removing[point];
                         const Bitboard after =
-                            mine_seen[k] | classes_.transform_point(t, next.symmetry);
+                            mine_seen[point] | classes_.transform_point(t, next.symmetry);
                         reads.add(removal_table->index->index_transformed(next, after));
                     }
                 }
@@ -221,8 +220,6 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                         summary.add(removal_views[k * view_size + rank]);
                 }
         });
-    batch.placing_positions += visited;
-    return visited;
 }
 
 // Moves: those that remove nothing stay in the unit and are counted; one

@@ -8,9 +8,9 @@
 // predict from the block it is working in:
 // - first pass: a read of a solved child by a turn that removes a stone
 //   (quiet placements read the one block their group shares: not far; a
-//   placement group whose removals read through views reads each entry of
-//   each view's block once instead), and a state written out of index
-//   order (walks by opponent class);
+//   placement group whose removals read through views counts the reads
+//   that fill them instead, one per entry of each view), and a state
+//   written out of index order (walks by opponent class);
 // - push: an update of a predecessor's state (listed by region and applied
 //   in cache, see push.hpp, but still one scattered line each);
 // - pull: a read of a successor's state, or a line of a flying mover's
