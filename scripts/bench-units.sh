@@ -21,7 +21,10 @@ if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then threads=$1; shift; fi
 [[ $# -gt 0 ]] || { echo "no unit given" >&2; exit 1; }
 morris=${MORRIS:-build/bin/morris}  # or another build
 [[ -x $morris ]] || { echo "$morris not built (run scripts/setup.sh)" >&2; exit 1; }
-variant=$(ls "$db" | sed -n 's/_[0-9-]*\.mdb$//p' | head -1)
+# One file names the variant. (head -1 on a longer listing failed the script at
+# random under pipefail: sed, still writing, got SIGPIPE once head had gone.)
+first=$(find "$db" -maxdepth 1 -name '*.mdb' -print -quit)
+variant=$(basename "${first:-none}" | sed -n 's/_[0-9-]*\.mdb$//p')
 [[ -n $variant ]] || { echo "$db holds no database files" >&2; exit 1; }
 
 scratch=$(mktemp -d)
