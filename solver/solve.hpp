@@ -49,7 +49,7 @@ enum class MovingWalk {
 // successors of placements that remove a stone. Both give the same values;
 // they differ in cost.
 enum class RemovalWalk {
-    automatic,      // through views where the sector's mills so far say they pay
+    automatic,      // through views where the sector's sampled rate of mills says they pay
     through_index,  // each successor ranked through its sector's index
     through_views,  // each block the group's removals lead into copied in the group's terms
 };

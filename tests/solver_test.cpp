@@ -1051,7 +1051,6 @@ TEST(SolverSlow, PlacementSectorsAreTheSameWithRemovalsReadThroughTheIndexOrView
 // that close a mill: those are quiet when nothing can be removed, as in 3-6
 // under strict removal when the opponent's six stones stand in two mills;
 // diagonal mills are more of them.
-
 TEST(SolverSlow, FlyingUnitsAreTheSameHoweverPropagatedWithDiagonalMillsAndStrictRemoval) {
     expect_same_files_however_propagated(find_variant("nine-diagonal"),
                                          {SectorKey{4, 3, 0, 0}, SectorKey{3, 4, 0, 0}});
