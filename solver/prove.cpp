@@ -7,9 +7,11 @@
 #include <atomic>
 #include <bit>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <optional>
 
+#include "db/sector_file.hpp"
 #include "game/notation.hpp"
 #include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
@@ -26,17 +28,22 @@ int score(Value v) { return v == Value::win ? 1 : v == Value::loss ? -1 : 0; }
 
 bool in_placement(const Position& p) { return p.in_hand[white] > 0 || p.in_hand[black] > 0; }
 
-// The values (win, draw or loss: no distances) of whole sectors, two bits a
-// position, each sector read on first use. The search asks for millions of
-// positions all over the placement phase; a block cache would decompress a
-// block for most of them, where the whole of nine's values take 6.7 GB.
+// The values (win, draw or loss: no distances) of the sectors' positions,
+// two bits a position, read a file block at a time on first use. The search
+// asks for millions of positions all over the placement phase: a block
+// cache would decompress a block for most of them, and whole sectors would
+// not fit (twelve's values take 28 GB), while the blocks the search meets
+// do. The moving-phase sectors' blocks (the leaves, whose values the proof
+// takes as exact) are always read; the placement sectors' (only hints for
+// the order of the search) are read until `hint_budget` bytes of them are
+// in memory, and after that their positions have no rating.
 class SectorValues {
     struct Slot;
 
   public:
     SectorValues(const Variant& v, const std::vector<SectorKey>& sectors,
-                 std::filesystem::path directory)
-        : variant_(v), directory_(std::move(directory)), slots_(kSlots) {
+                 std::filesystem::path directory, uint64_t hint_budget)
+        : variant_(v), directory_(std::move(directory)), slots_(kSlots), hint_budget_(hint_budget) {
         for (const SectorKey& k : sectors) {
             auto slot = std::make_unique<Slot>();
             slot->key = k;
@@ -59,17 +66,31 @@ class SectorValues {
         return {&s, s.index->index(stones_of(p))};
     }
 
-    // The position's score, or nothing when its sector file is missing.
+    // The position's score; nothing when its sector file is missing, or
+    // when it is a placement sector's and its block would pass the budget.
     std::optional<int> score_at(const Place& place) const {
         Slot& s = *place.sector;
-        std::call_once(s.loaded, [&] { load(s); });
-        if (s.values.size() == 0) return std::nullopt;
-        const uint64_t word = s.values[place.index / kPerWord];
-        return static_cast<int>(word >> (place.index % kPerWord * kBits) & kMask) - 1;
+        std::call_once(s.opened, [&] { open(s); });
+        if (!s.file) return std::nullopt;
+        const uint64_t block_entries = s.file->info().block_entries;
+        const uint64_t i = place.index % block_entries;
+        const uint64_t* words =
+            s.blocks[place.index / block_entries].load(std::memory_order_acquire);
+        if (!words && !(words = read_block(s, place.index / block_entries))) return std::nullopt;
+        return static_cast<int>(words[i / kPerWord] >> (i % kPerWord * kBits) & kMask) - 1;
     }
     std::string missing(const Position& p) const {
         return (directory_ / sector_file_name(variant_.name, sector_of(p))).string() +
                ": missing (the proof needs every moving-phase sector it reaches)";
+    }
+
+    uint64_t bytes_read() const { return leaf_bytes_ + hint_bytes_; }
+    // Placement positions looked up whose block did not fit the budget.
+    uint64_t unrated() const { return unrated_; }
+
+    // What a sector's values take once every block of it is read.
+    static uint64_t bytes_of(uint64_t positions) {
+        return (positions + kPerWord - 1) / kPerWord * sizeof(uint64_t);
     }
 
   private:
@@ -84,8 +105,13 @@ class SectorValues {
         SectorKey key;
         const SectorIndex* index = nullptr;
         uint16_t number;  // in slots_
-        std::once_flag loaded;
-        std::vector<uint64_t> values;  // empty when the file is missing
+        std::once_flag opened;
+        std::unique_ptr<SectorFile> file;  // null when the file is missing
+        // By block: its values once read, for lock-free lookups; `owned`
+        // holds them, appended to under `reading`.
+        std::vector<std::atomic<const uint64_t*>> blocks;
+        std::mutex reading;
+        std::vector<std::unique_ptr<uint64_t[]>> owned;
     };
 
     static size_t slot_number(const SectorKey& k) {
@@ -99,29 +125,52 @@ class SectorValues {
         return *s;
     }
 
-    void load(Slot& s) const {
+    void open(Slot& s) const {
         const auto path = directory_ / sector_file_name(variant_.name, s.key);
         if (!std::filesystem::exists(path)) return;
-        const auto file = SectorFile::open(path, variant_.name, rule_hash(variant_), s.key);
+        auto file = SectorFile::open(path, variant_.name, rule_hash(variant_), s.key);
         if (file->info().entries != s.index->size())
             throw DatabaseError(path.string() + ": entry count does not match the index");
-        std::vector<uint64_t> values((s.index->size() + kPerWord - 1) / kPerWord);
-        std::vector<Entry> block;
-        for (uint32_t b = 0; b < file->info().blocks; ++b) {
-            file->read_block(b, block);
-            const uint64_t first = uint64_t{b} * file->info().block_entries;
-            for (uint64_t i = first; i < first + block.size(); ++i)
-                values[i / kPerWord] |=
-                    static_cast<uint64_t>(score(decode(block[i - first], file->info().code).value) +
-                                          1)
-                    << (i % kPerWord * kBits);
+        s.blocks = std::vector<std::atomic<const uint64_t*>>(file->info().blocks);
+        s.file = std::move(file);
+    }
+
+    // Reads block b of s into memory, or returns null when it is a hint
+    // that the budget has no room for.
+    const uint64_t* read_block(Slot& s, uint64_t b) const {
+        const bool hint = s.key.mover_in_hand + s.key.opponent_in_hand > 0;
+        if (hint && budget_spent_.load(std::memory_order_relaxed)) return refuse();
+        std::lock_guard lock(s.reading);
+        if (const uint64_t* words = s.blocks[b].load(std::memory_order_relaxed)) return words;
+        thread_local std::vector<Entry> entries;
+        s.file->read_block(static_cast<uint32_t>(b), entries);
+        const uint64_t bytes = bytes_of(entries.size());
+        if (hint && (hint_bytes_ += bytes) > hint_budget_) {
+            hint_bytes_ -= bytes;
+            budget_spent_ = true;
+            return refuse();
         }
-        s.values = std::move(values);
+        if (!hint) leaf_bytes_ += bytes;
+        auto words = std::make_unique<uint64_t[]>(bytes / sizeof(uint64_t));
+        for (size_t i = 0; i < entries.size(); ++i)
+            words[i / kPerWord] |=
+                static_cast<uint64_t>(score(decode(entries[i], s.file->info().code).value) + 1)
+                << (i % kPerWord * kBits);
+        s.blocks[b].store(words.get(), std::memory_order_release);
+        s.owned.push_back(std::move(words));
+        return s.owned.back().get();
+    }
+    const uint64_t* refuse() const {
+        unrated_.fetch_add(1, std::memory_order_relaxed);
+        return nullptr;
     }
 
     const Variant& variant_;
     std::filesystem::path directory_;
     std::vector<std::unique_ptr<Slot>> slots_;
+    const uint64_t hint_budget_;
+    mutable std::atomic<uint64_t> leaf_bytes_{0}, hint_bytes_{0}, unrated_{0};
+    mutable std::atomic<bool> budget_spent_{false};
 };
 
 // What the search proved, by position and threshold: a fixed table of words
@@ -356,12 +405,16 @@ uint64_t proof_table_capacity(const Variant& v, const std::vector<SectorKey>& se
     return std::clamp(2 * placement, kFewestSlots, kMostSlots);
 }
 
-// Every sector's values at two bits a position: the most the search reads.
-uint64_t value_bytes(const Variant& v, const std::vector<SectorKey>& sectors) {
+// What the leaves' values may take: every moving-phase sector's, read whole,
+// and a pointer per block of every sector.
+uint64_t leaf_bytes(const Variant& v, const std::vector<SectorKey>& sectors) {
     uint64_t bytes = 0;
-    for (const SectorKey& k : sectors)
-        bytes += (sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size() + 31) / 32 *
-                 sizeof(uint64_t);
+    for (const SectorKey& k : sectors) {
+        const uint64_t positions =
+            sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+        if (k.mover_in_hand + k.opponent_in_hand == 0) bytes += SectorValues::bytes_of(positions);
+        bytes += (positions / kDefaultBlockEntries + 1) * sizeof(void*);
+    }
     return bytes;
 }
 
@@ -376,15 +429,16 @@ ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes,
             "placement phase has cycles that alpha-beta cannot settle");
     const uint64_t limit = memory_limit ? memory_limit : default_memory_limit();
     const std::vector<SectorKey> sectors = sector_graph(v).sectors;
-    const uint64_t values_need = value_bytes(v, sectors);
+    const uint64_t leaves = leaf_bytes(v, sectors);
     constexpr uint64_t kSlotBytes = sizeof(uint64_t);
     uint64_t capacity = proof_table_capacity(v, sectors);
-    while (capacity > kFewestSlots && values_need + capacity * kSlotBytes > limit) capacity /= 2;
-    if (values_need + capacity * kSlotBytes > limit)
+    while (capacity > kFewestSlots && leaves + capacity * kSlotBytes > limit) capacity /= 2;
+    if (leaves + capacity * kSlotBytes > limit)
         throw std::runtime_error(fmt::format(
             "prove for {} needs about {:.0f} MiB, more than the memory limit of {:.0f} MiB", v.name,
-            (values_need + capacity * kSlotBytes) / double(1 << 20), limit / double(1 << 20)));
-    SectorValues values(v, sectors, db.directory());
+            (leaves + capacity * kSlotBytes) / double(1 << 20), limit / double(1 << 20)));
+    // What is left holds the placement sectors' values the search meets.
+    SectorValues values(v, sectors, db.directory(), limit - leaves - capacity * kSlotBytes);
     Progress progress(v.name + " prove: placement positions", 0, progress_line);
     PlacementSearch search(v, values, capacity, progress, max_nodes);
     const Position start = start_position(v);
@@ -403,6 +457,8 @@ ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes,
     search.fill(report);
     report.complete = !search.stopped();
     report.value = value > 0 ? Value::win : value < 0 ? Value::loss : Value::draw;
+    report.value_bytes = values.bytes_read();
+    report.unrated = values.unrated();
     return report;
 }
 

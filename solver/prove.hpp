@@ -3,9 +3,8 @@
 // sectors of a database at its leaves. Along the way every visited position
 // whose placement sector is in the database is checked against the search.
 //
-// The sectors it reaches are read whole, as two bits a position (win, draw or
-// loss), and the search runs on OpenMP's threads: nine's proof takes about
-// 8.4 GB and under three minutes on two cores.
+// The blocks of the sectors it reaches are read as two bits a position (win,
+// draw or loss), and the search runs on OpenMP's threads.
 #pragma once
 
 #include <cstdint>
@@ -23,16 +22,22 @@ struct ProofReport {
     uint64_t leaf_probes = 0;   // moving-phase positions looked up
     uint64_t checked = 0;       // placement positions compared with the database
     uint64_t disagreements = 0;
+    uint64_t value_bytes = 0;  // of the sectors' values read into memory
+    // Placement positions looked up (hints for the order of the search) in
+    // blocks that the memory limit had no room for.
+    uint64_t unrated = 0;
     std::vector<std::string> examples;  // the first few disagreements
 };
 
 // Throws std::runtime_error for variants whose placement phase has cycles
 // (place-or-move) and DatabaseError for a missing moving-phase sector.
 // With max_nodes > 0 the search stops after that many placement positions
-// (the report then says so, with what it checked so far). The values it may
-// read and its table must fit in memory_limit bytes (0: 80% of the
-// machine's memory): the table shrinks to fit, and a proof whose values
-// alone would not fit is refused with std::runtime_error before it starts.
+// (the report then says so, with what it checked so far). Its table and the
+// values of every moving-phase sector must fit in memory_limit bytes (0: 80%
+// of the machine's memory): the table shrinks to fit, and a proof whose
+// moving-phase values alone would not fit is refused with std::runtime_error
+// before it starts. The placement sectors' values fill the room left, as
+// far as it goes.
 ProofReport prove(const Database& database, bool progress, uint64_t max_nodes = 0,
                   uint64_t memory_limit = 0);
 

@@ -3,7 +3,8 @@
 // position it visits; wrong or missing placement values (only hints for the
 // order of the search) change the work but never the proved value; a missing
 // moving-phase sector is an error; a node limit stops it without a value,
-// and a memory limit too small for it refuses it before it starts.
+// and a memory limit too small for it refuses it before it starts, while
+// one with no room for the placement values proves it without them.
 #include "solver/prove.hpp"
 
 #include <gtest/gtest.h>
@@ -81,6 +82,8 @@ TEST_P(ProveTest, ProvesTheSolvedStartValueAndAgreesWithEveryVisitedPosition) {
     EXPECT_GT(r.leaf_probes, 0u);
     EXPECT_EQ(r.checked, r.nodes) << "every placement sector is in the database";
     EXPECT_EQ(r.disagreements, 0u);
+    EXPECT_EQ(r.unrated, 0u) << "the default memory limit holds every value";
+    EXPECT_GT(r.value_bytes, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallGames, ProveTest, ::testing::Values("five", "six"));
@@ -143,6 +146,41 @@ TEST(Prove, AMemoryLimitBelowTheValuesIsRefusedBeforeTheSearch) {
     const ProofReport r = prove(Database(dir.path(), v), false, 0, kTight);
     EXPECT_TRUE(r.complete);
     EXPECT_EQ(r.value, solved_start(v, dir.path()));
+    EXPECT_EQ(r.disagreements, 0u);
+}
+
+// The least memory limit prove accepts, found by halving the gap between a
+// refused and an accepted limit (each search stopped at its first node):
+// room for the moving-phase values and the smallest table, none for hints.
+uint64_t least_accepted_limit(const Database& db) {
+    uint64_t refused = 0, accepted = uint64_t{64} << 20;
+    while (accepted - refused > 1) {
+        const uint64_t limit = refused + (accepted - refused) / 2;
+        try {
+            prove(db, false, 1, limit);
+            accepted = limit;
+        } catch (const std::runtime_error&) {
+            refused = limit;
+        }
+    }
+    return accepted;
+}
+
+TEST(Prove, WithRoomForTheMovingPhaseOnlyTheValueIsProvedWithoutHints) {
+    const Variant v = find_variant("six");
+    TempDir dir("prove-no-room");
+    solve_into(v, dir.path());
+    const Database db(dir.path(), v);
+    const ProofReport roomy = prove(db, false);
+    const uint64_t least = least_accepted_limit(db);
+
+    const ProofReport r = prove(db, false, 0, least);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(r.value, solved_start(v, dir.path()));
+    EXPECT_GT(r.unrated, 0u) << "placement values were read past the memory limit";
+    EXPECT_LT(r.checked, roomy.checked);
+    EXPECT_LT(r.value_bytes, roomy.value_bytes);
+    EXPECT_LE(r.value_bytes, least);
     EXPECT_EQ(r.disagreements, 0u);
 }
 
