@@ -84,9 +84,11 @@ class SectorValues {
                ": missing (the proof needs every moving-phase sector it reaches)";
     }
 
-    uint64_t bytes_read() const { return leaf_bytes_ + hint_bytes_; }
-    // Placement positions looked up whose block did not fit the budget.
-    uint64_t unrated() const { return unrated_; }
+    uint64_t leaf_bytes() const { return leaf_bytes_; }
+    uint64_t hint_bytes() const { return hint_bytes_; }
+    // Look-ups of placement positions whose block did not fit the budget
+    // (a position may be looked up more than once).
+    uint64_t hints_refused() const { return hints_refused_; }
 
     // What a sector's values take once every block of it is read.
     static uint64_t bytes_of(uint64_t positions) {
@@ -136,32 +138,37 @@ class SectorValues {
     }
 
     // Reads block b of s into memory, or returns null when it is a hint
-    // that the budget has no room for.
+    // that the budget has no room for. The slot's lock is held while the
+    // block is read: another thread that wants it waits rather than reads
+    // it too, and threads seldom want the same sector at once.
     const uint64_t* read_block(Slot& s, uint64_t b) const {
         const bool hint = s.key.mover_in_hand + s.key.opponent_in_hand > 0;
         if (hint && budget_spent_.load(std::memory_order_relaxed)) return refuse();
         std::lock_guard lock(s.reading);
         if (const uint64_t* words = s.blocks[b].load(std::memory_order_relaxed)) return words;
-        thread_local std::vector<Entry> entries;
-        s.file->read_block(static_cast<uint32_t>(b), entries);
-        const uint64_t bytes = bytes_of(entries.size());
+        const SectorFileInfo& info = s.file->info();
+        const uint64_t first = b * info.block_entries;
+        const uint64_t bytes =
+            bytes_of(std::min<uint64_t>(info.block_entries, info.entries - first));
         if (hint && (hint_bytes_ += bytes) > hint_budget_) {
             hint_bytes_ -= bytes;
             budget_spent_ = true;
             return refuse();
         }
         if (!hint) leaf_bytes_ += bytes;
+        thread_local std::vector<Entry> entries;
+        s.file->read_block(static_cast<uint32_t>(b), entries);
         auto words = std::make_unique<uint64_t[]>(bytes / sizeof(uint64_t));
         for (size_t i = 0; i < entries.size(); ++i)
             words[i / kPerWord] |=
-                static_cast<uint64_t>(score(decode(entries[i], s.file->info().code).value) + 1)
+                static_cast<uint64_t>(score(decode(entries[i], info.code).value) + 1)
                 << (i % kPerWord * kBits);
         s.blocks[b].store(words.get(), std::memory_order_release);
         s.owned.push_back(std::move(words));
         return s.owned.back().get();
     }
     const uint64_t* refuse() const {
-        unrated_.fetch_add(1, std::memory_order_relaxed);
+        hints_refused_.fetch_add(1, std::memory_order_relaxed);
         return nullptr;
     }
 
@@ -169,7 +176,7 @@ class SectorValues {
     std::filesystem::path directory_;
     std::vector<std::unique_ptr<Slot>> slots_;
     const uint64_t hint_budget_;
-    mutable std::atomic<uint64_t> leaf_bytes_{0}, hint_bytes_{0}, unrated_{0};
+    mutable std::atomic<uint64_t> leaf_bytes_{0}, hint_bytes_{0}, hints_refused_{0};
     mutable std::atomic<bool> budget_spent_{false};
 };
 
@@ -405,8 +412,9 @@ uint64_t proof_table_capacity(const Variant& v, const std::vector<SectorKey>& se
     return std::clamp(2 * placement, kFewestSlots, kMostSlots);
 }
 
-// What the leaves' values may take: every moving-phase sector's, read whole,
-// and a pointer per block of every sector.
+// The most the leaves' values may take: every moving-phase sector's, read
+// whole, and a pointer per block of every sector (at the default block
+// size, which files written by morris solve have).
 uint64_t leaf_bytes(const Variant& v, const std::vector<SectorKey>& sectors) {
     uint64_t bytes = 0;
     for (const SectorKey& k : sectors) {
@@ -457,8 +465,9 @@ ProofReport prove(const Database& db, bool progress_line, uint64_t max_nodes,
     search.fill(report);
     report.complete = !search.stopped();
     report.value = value > 0 ? Value::win : value < 0 ? Value::loss : Value::draw;
-    report.value_bytes = values.bytes_read();
-    report.unrated = values.unrated();
+    report.leaf_bytes = values.leaf_bytes();
+    report.hint_bytes = values.hint_bytes();
+    report.hints_refused = values.hints_refused();
     return report;
 }
 

@@ -22,10 +22,12 @@ struct ProofReport {
     uint64_t leaf_probes = 0;   // moving-phase positions looked up
     uint64_t checked = 0;       // placement positions compared with the database
     uint64_t disagreements = 0;
-    uint64_t value_bytes = 0;  // of the sectors' values read into memory
-    // Placement positions looked up (hints for the order of the search) in
-    // blocks that the memory limit had no room for.
-    uint64_t unrated = 0;
+    // Bytes of values read into memory: the moving-phase sectors' (leaves)
+    // and the placement sectors' (hints for the order of the search).
+    uint64_t leaf_bytes = 0, hint_bytes = 0;
+    // Look-ups of placement positions in blocks that the memory limit had
+    // no room for (a position may be looked up more than once).
+    uint64_t hints_refused = 0;
     std::vector<std::string> examples;  // the first few disagreements
 };
 

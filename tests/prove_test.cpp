@@ -4,7 +4,7 @@
 // order of the search) change the work but never the proved value; a missing
 // moving-phase sector is an error; a node limit stops it without a value,
 // and a memory limit too small for it refuses it before it starts, while
-// one with no room for the placement values proves it without them.
+// one with little room for the placement values proves it with fewer hints.
 #include "solver/prove.hpp"
 
 #include <gtest/gtest.h>
@@ -82,8 +82,9 @@ TEST_P(ProveTest, ProvesTheSolvedStartValueAndAgreesWithEveryVisitedPosition) {
     EXPECT_GT(r.leaf_probes, 0u);
     EXPECT_EQ(r.checked, r.nodes) << "every placement sector is in the database";
     EXPECT_EQ(r.disagreements, 0u);
-    EXPECT_EQ(r.unrated, 0u) << "the default memory limit holds every value";
-    EXPECT_GT(r.value_bytes, 0u);
+    EXPECT_EQ(r.hints_refused, 0u) << "the default memory limit holds every value";
+    EXPECT_GT(r.leaf_bytes, 0u);
+    EXPECT_GT(r.hint_bytes, 0u);
 }
 
 INSTANTIATE_TEST_SUITE_P(SmallGames, ProveTest, ::testing::Values("five", "six"));
@@ -154,34 +155,42 @@ TEST(Prove, AMemoryLimitBelowTheValuesIsRefusedBeforeTheSearch) {
 // room for the moving-phase values and the smallest table, none for hints.
 uint64_t least_accepted_limit(const Database& db) {
     uint64_t refused = 0, accepted = uint64_t{64} << 20;
+    prove(db, false, 1, accepted);  // throws if even this is refused
     while (accepted - refused > 1) {
         const uint64_t limit = refused + (accepted - refused) / 2;
         try {
             prove(db, false, 1, limit);
             accepted = limit;
-        } catch (const std::runtime_error&) {
+        } catch (const std::runtime_error& e) {
+            EXPECT_NE(std::string(e.what()).find("memory limit"), std::string::npos) << e.what();
             refused = limit;
         }
     }
     return accepted;
 }
 
-TEST(Prove, WithRoomForTheMovingPhaseOnlyTheValueIsProvedWithoutHints) {
+// Placement values are hints: a memory limit with room for none, or for
+// half of those a roomy proof reads, still proves the start's value, reads
+// no more hints than the room left, and refuses the rest.
+TEST(Prove, PlacementValuesAreReadOnlyAsFarAsTheMemoryLimitLeavesRoom) {
     const Variant v = find_variant("six");
     TempDir dir("prove-no-room");
     solve_into(v, dir.path());
     const Database db(dir.path(), v);
+    const Value truth = solved_start(v, dir.path());
     const ProofReport roomy = prove(db, false);
     const uint64_t least = least_accepted_limit(db);
 
-    const ProofReport r = prove(db, false, 0, least);
-    EXPECT_TRUE(r.complete);
-    EXPECT_EQ(r.value, solved_start(v, dir.path()));
-    EXPECT_GT(r.unrated, 0u) << "placement values were read past the memory limit";
-    EXPECT_LT(r.checked, roomy.checked);
-    EXPECT_LT(r.value_bytes, roomy.value_bytes);
-    EXPECT_LE(r.value_bytes, least);
-    EXPECT_EQ(r.disagreements, 0u);
+    for (const uint64_t room : {uint64_t{0}, roomy.hint_bytes / 2}) {
+        SCOPED_TRACE(testing::Message() << room << " bytes of room for hints");
+        const ProofReport r = prove(db, false, 0, least + room);
+        EXPECT_TRUE(r.complete);
+        EXPECT_EQ(r.value, truth);
+        EXPECT_EQ(r.disagreements, 0u);
+        EXPECT_LE(r.hint_bytes, room);
+        EXPECT_GT(r.hints_refused, 0u);
+        EXPECT_LT(r.checked, r.nodes) << "positions without a hint are not checked";
+    }
 }
 
 TEST(Prove, ANodeLimitStopsTheSearchWithoutAValue) {

@@ -246,10 +246,10 @@ int run_prove(const VariantOptions& options, const std::string& directory, uint6
             v.name, r.nodes, r.leaf_probes);
     fmt::print("{} searched placement positions checked against the database, {} disagree\n",
                r.checked, r.disagreements);
-    fmt::print("{:.0f} MiB of values read", r.value_bytes / double(1 << 20));
-    if (r.unrated > 0)
-        fmt::print(", {} placement positions left unrated (no room under the memory limit)",
-                   r.unrated);
+    fmt::print("values read: {:.1f} MiB of moving-phase leaves, {:.1f} MiB of placement hints",
+               r.leaf_bytes / double(1 << 20), r.hint_bytes / double(1 << 20));
+    if (r.hints_refused > 0)
+        fmt::print(" ({} look-ups found no room under the memory limit)", r.hints_refused);
     fmt::print("\n");
     for (const auto& example : r.examples) fmt::print("  {}\n", example);
     return r.complete && r.disagreements == 0 ? 0 : 1;
