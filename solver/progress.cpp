@@ -51,6 +51,69 @@ void Progress::print(bool final) {
                human_count(total_), human_count(rate), eta);
 }
 
+RunProgress::RunProgress(std::string variant, std::chrono::steady_clock::time_point start)
+    : variant_(std::move(variant)), start_(start) {}
+
+void RunProgress::add_unit(Kind kind, uint64_t sectors, uint64_t positions, bool written) {
+    Tally& t = kinds_[kind];
+    t.sectors += sectors;
+    t.positions += positions;
+    if (written) {
+        t.sectors_done += sectors;
+        t.positions_done += positions;
+    }
+}
+
+void RunProgress::unit_solved(Kind kind, uint64_t sectors, uint64_t positions, double seconds) {
+    Tally& t = kinds_[kind];
+    t.sectors_done += sectors;
+    t.positions_done += positions;
+    t.positions_timed += positions;
+    t.seconds += seconds;
+}
+
+double RunProgress::seconds_left() const {
+    // A kind not timed yet is taken at the rate of all timed units.
+    uint64_t timed = 0;
+    double seconds = 0;
+    for (const Tally& t : kinds_) {
+        timed += t.positions_timed;
+        seconds += t.seconds;
+    }
+    if (seconds <= 0) return -1;
+    double left = 0;
+    for (const Tally& t : kinds_) {
+        const double rate = t.seconds > 0 ? t.rate() : timed / seconds;
+        left += (t.positions - t.positions_done) / rate;
+    }
+    return left;
+}
+
+std::string RunProgress::status(std::chrono::steady_clock::time_point now) const {
+    uint64_t sectors = 0, sectors_done = 0, positions = 0, positions_done = 0;
+    for (const Tally& t : kinds_) {
+        sectors += t.sectors;
+        sectors_done += t.sectors_done;
+        positions += t.positions;
+        positions_done += t.positions_done;
+    }
+    std::string text =
+        fmt::format("{}: {} of {} sectors, {} of {} positions ({:.1f}%) in {}", variant_,
+                    sectors_done, sectors, human_count(positions_done), human_count(positions),
+                    positions ? 100.0 * positions_done / positions : 100.0,
+                    human_duration(std::chrono::duration<double>(now - start_).count()));
+    if (const double left = seconds_left(); left >= 0 && positions_done < positions) {
+        text += fmt::format("; about {} left (", human_duration(left));
+        const char* names[kKinds] = {"placing", "moving"};
+        for (int k = 0, shown = 0; k < kKinds; ++k)
+            if (kinds_[k].seconds > 0)
+                text += fmt::format("{}{} {}/s", shown++ ? ", " : "", names[k],
+                                    human_count(kinds_[k].rate()));
+        text += ")";
+    }
+    return text;
+}
+
 std::string human_count(double n) {
     if (n >= 1e9) return fmt::format("{:.2f}G", n / 1e9);
     if (n >= 1e6) return fmt::format("{:.2f}M", n / 1e6);

@@ -26,6 +26,7 @@
 #include "db/sector_writer.hpp"
 #include "solver/first_pass.hpp"
 #include "solver/layers.hpp"
+#include "solver/progress.hpp"
 #include "solver/push.hpp"
 #include "solver/solved_sectors.hpp"
 #include "solver/unit.hpp"
@@ -49,6 +50,17 @@ bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey
     return std::filesystem::exists(dir / sector_file_name(v.name, key));
 }
 
+uint64_t positions_of(const Variant& v, const std::vector<SectorKey>& unit) {
+    uint64_t positions = 0;
+    for (const SectorKey& k : unit)
+        positions += sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+    return positions;
+}
+
+RunProgress::Kind kind_of(const Variant& v, const std::vector<SectorKey>& unit) {
+    return only_places(v, unit) ? RunProgress::kPlacing : RunProgress::kMoving;
+}
+
 uint64_t peak_memory_bytes() {
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
@@ -67,15 +79,12 @@ uint64_t default_memory_limit() {
 
 uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vector<SectorKey>& unit,
                      const SolveOptions& options) {
-    auto size = [&](const SectorKey& k) {
-        return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
-    };
-    uint64_t positions = 0;
-    for (const SectorKey& k : unit) positions += size(k);
+    const uint64_t positions = positions_of(v, unit);
     // Its states, and as much again for its files' compressed blocks, which
     // are held until written (incompressible entries would take as much).
     uint64_t bytes = 2 * sizeof(State) * positions;
-    for (const SectorKey& c : unit_children(graph, unit)) bytes += sizeof(Entry) * size(c);
+    for (const SectorKey& c : unit_children(graph, unit))
+        bytes += sizeof(Entry) * positions_of(v, {c});
     if (!only_places(v, unit)) {
         bytes += sizeof(UnitPosition) * positions;  // each enters one layer at most
         bytes += Push::memory_need(positions, options, v.rules.has_n_move());
@@ -121,11 +130,21 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     PagePool pool;  // outlives the arrays it hands out
     PropagationCost cost(options.push_scale, options.pull_scale);  // learns unit by unit
     SolvedSectors solved(v, options.directory, pool, Distances::of(v.rules).children);
+    auto unit_wanted = [&](const std::vector<SectorKey>& unit) {
+        return std::any_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
+            return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
+        });
+    };
+    // The whole run's progress, a line at most once a minute: a unit's own
+    // line says nothing of the hours a large variant takes.
+    RunProgress run(v.name);
+    for (const auto& unit : graph.units)
+        if (unit_wanted(unit))
+            run.add_unit(kind_of(v, unit), unit.size(), positions_of(v, unit), unit_written(unit));
+    constexpr auto kRunStatusInterval = std::chrono::minutes(1);
+    auto run_status_printed = std::chrono::steady_clock::now();
     for (const auto& unit : graph.units) {
-        if (std::none_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
-                return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
-            }))
-            continue;
+        if (!unit_wanted(unit)) continue;
         if (unit_written(unit)) {
             for (const SectorKey& k : unit) report({.key = k, .skipped = true});
             continue;
@@ -179,7 +198,14 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         // it when not. Units of two sectors share one array: read back.
         if (unit.size() == 1)
             solved.adopt(unit.front(), std::move(solving.states).reinterpret<Entry>());
+        run.unit_solved(kind_of(v, unit), unit.size(), stats.positions, seconds_since(started));
+        if (const auto now = std::chrono::steady_clock::now();
+            options.progress && now - run_status_printed >= kRunStatusInterval) {
+            fmt::print(stderr, "{}\n", run.status(now));
+            run_status_printed = now;
+        }
     }
+    if (options.progress) fmt::print(stderr, "{}\n", run.status(std::chrono::steady_clock::now()));
     return reports;
 }
 
