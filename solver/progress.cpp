@@ -74,18 +74,15 @@ void RunProgress::unit_solved(Kind kind, uint64_t sectors, uint64_t positions, d
 
 double RunProgress::seconds_left() const {
     // A kind not timed yet is taken at the rate of all timed units.
-    uint64_t timed = 0;
-    double seconds = 0;
+    Tally all;
     for (const Tally& t : kinds_) {
-        timed += t.positions_timed;
-        seconds += t.seconds;
+        all.positions_timed += t.positions_timed;
+        all.seconds += t.seconds;
     }
-    if (seconds <= 0) return -1;
+    if (!all.timed()) return -1;
     double left = 0;
-    for (const Tally& t : kinds_) {
-        const double rate = t.seconds > 0 ? t.rate() : timed / seconds;
-        left += (t.positions - t.positions_done) / rate;
-    }
+    for (const Tally& t : kinds_)
+        left += (t.positions - t.positions_done) / (t.timed() ? t : all).rate();
     return left;
 }
 
@@ -106,7 +103,7 @@ std::string RunProgress::status(std::chrono::steady_clock::time_point now) const
         text += fmt::format("; about {} left (", human_duration(left));
         const char* names[kKinds] = {"placing", "moving"};
         for (int k = 0, shown = 0; k < kKinds; ++k)
-            if (kinds_[k].seconds > 0)
+            if (kinds_[k].timed())
                 text += fmt::format("{}{} {}/s", shown++ ? ", " : "", names[k],
                                     human_count(kinds_[k].rate()));
         text += ")";

@@ -1,5 +1,6 @@
-// A progress line on standard error with rate and ETA, safe to advance from
-// many threads; only one of them prints, at most a few times a second.
+// Progress on standard error: a unit's line with rate and ETA, safe to
+// advance from many threads (only one of them prints, at most a few times a
+// second), and a whole solve's sectors and positions done with the time left.
 #pragma once
 
 #include <array>
@@ -43,7 +44,7 @@ class RunProgress {
                 std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now());
     void add_unit(Kind kind, uint64_t sectors, uint64_t positions, bool written);
     void unit_solved(Kind kind, uint64_t sectors, uint64_t positions, double seconds);
-    // The time left in seconds, or a negative number before any unit is timed.
+    // The time left in seconds, or a negative number before a unit is timed.
     double seconds_left() const;
     // "twelve: 182 of 1315 sectors, 2.41G of 112.00G positions (2.2%) in 18m05s;
     // about 2h41m left (placing 14.30M/s, moving 4.70M/s)"
@@ -55,7 +56,8 @@ class RunProgress {
         uint64_t sectors_done = 0, positions_done = 0;
         uint64_t positions_timed = 0;  // of those solved by this run
         double seconds = 0;
-        double rate() const { return seconds > 0 ? positions_timed / seconds : 0; }
+        bool timed() const { return positions_timed > 0 && seconds > 0; }
+        double rate() const { return positions_timed / seconds; }
     };
     std::string variant_;
     std::chrono::steady_clock::time_point start_;

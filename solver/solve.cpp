@@ -50,15 +50,18 @@ bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey
     return std::filesystem::exists(dir / sector_file_name(v.name, key));
 }
 
+uint64_t positions_of(const Variant& v, const SectorKey& k) {
+    return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+}
+
 uint64_t positions_of(const Variant& v, const std::vector<SectorKey>& unit) {
     uint64_t positions = 0;
-    for (const SectorKey& k : unit)
-        positions += sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+    for (const SectorKey& k : unit) positions += positions_of(v, k);
     return positions;
 }
 
-RunProgress::Kind kind_of(const Variant& v, const std::vector<SectorKey>& unit) {
-    return only_places(v, unit) ? RunProgress::kPlacing : RunProgress::kMoving;
+RunProgress::Kind kind_of(bool only_placements) {
+    return only_placements ? RunProgress::kPlacing : RunProgress::kMoving;
 }
 
 uint64_t peak_memory_bytes() {
@@ -84,7 +87,7 @@ uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vect
     // are held until written (incompressible entries would take as much).
     uint64_t bytes = 2 * sizeof(State) * positions;
     for (const SectorKey& c : unit_children(graph, unit))
-        bytes += sizeof(Entry) * positions_of(v, {c});
+        bytes += sizeof(Entry) * positions_of(v, c);
     if (!only_places(v, unit)) {
         bytes += sizeof(UnitPosition) * positions;  // each enters one layer at most
         bytes += Push::memory_need(positions, options, v.rules.has_n_move());
@@ -135,14 +138,24 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
             return std::find(wanted.begin(), wanted.end(), k) != wanted.end();
         });
     };
-    // The whole run's progress, a line at most once a minute: a unit's own
-    // line says nothing of the hours a large variant takes.
+    // The whole run's progress, a line at most once a minute and one at the
+    // end: a unit's own line says nothing of the hours a large variant
+    // takes. It counts all the targets need, written or not (`wanted` stops
+    // at written units), so that its totals stay the same when a run resumes.
+    const std::vector<SectorKey> needed =
+        options.targets.empty()
+            ? graph.sectors
+            : dependencies(graph, options.targets, [](const SectorKey&) { return false; });
     RunProgress run(v.name);
     for (const auto& unit : graph.units)
-        if (unit_wanted(unit))
-            run.add_unit(kind_of(v, unit), unit.size(), positions_of(v, unit), unit_written(unit));
+        if (std::any_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
+                return std::find(needed.begin(), needed.end(), k) != needed.end();
+            }))
+            run.add_unit(kind_of(only_places(v, unit)), unit.size(), positions_of(v, unit),
+                         unit_written(unit));
     constexpr auto kRunStatusInterval = std::chrono::minutes(1);
     auto run_status_printed = std::chrono::steady_clock::now();
+    bool run_status_shown = false;  // nothing solved since the last line
     for (const auto& unit : graph.units) {
         if (!unit_wanted(unit)) continue;
         if (unit_written(unit)) {
@@ -198,14 +211,18 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         // it when not. Units of two sectors share one array: read back.
         if (unit.size() == 1)
             solved.adopt(unit.front(), std::move(solving.states).reinterpret<Entry>());
-        run.unit_solved(kind_of(v, unit), unit.size(), stats.positions, seconds_since(started));
+        run.unit_solved(kind_of(solving.only_placements), unit.size(), stats.positions,
+                        seconds_since(started));
+        run_status_shown = false;
         if (const auto now = std::chrono::steady_clock::now();
             options.progress && now - run_status_printed >= kRunStatusInterval) {
             fmt::print(stderr, "{}\n", run.status(now));
             run_status_printed = now;
+            run_status_shown = true;
         }
     }
-    if (options.progress) fmt::print(stderr, "{}\n", run.status(std::chrono::steady_clock::now()));
+    if (options.progress && !run_status_shown)
+        fmt::print(stderr, "{}\n", run.status(std::chrono::steady_clock::now()));
     return reports;
 }
 

@@ -119,6 +119,22 @@ grep -q "^0 inconsistent entries in 1 sectors verified" "$work/verify" ||
 grep -q "sectors are not in" "$work/verify" || fail "verify does not name the missing sectors"
 expect_error verify --variant five --db "$work/none"
 
+# The whole run's progress ends with a line counting all the targets need,
+# the same when the run resumes: what an earlier run wrote counts as done.
+for run in first again; do
+    "$morris" solve --variant five --db "$work/five-progress" --sectors 3-3-2-2 >/dev/null \
+        2>"$work/progress-$run"
+done
+sectors_done() {
+    tr '\r' '\n' <"$work/progress-$1" | tail -1 |
+        sed -nE 's/^five: ([0-9]+ of [0-9]+) sectors, .* \(100\.0%\) in .*/\1/p'
+}
+first=$(sectors_done first)
+[[ $first =~ ^([0-9]+)\ of\ ([0-9]+)$ && ${BASH_REMATCH[1]} == "${BASH_REMATCH[2]}" &&
+    ${BASH_REMATCH[1]} -gt 1 && $(sectors_done again) == "$first" ]] ||
+    fail "solve's run progress: '$(tail -c 200 "$work/progress-first")' then" \
+        "'$(tail -c 200 "$work/progress-again")'"
+
 # --stats: a line per unit, under its last sector's, that solve-report.sh sums.
 "$morris" solve --variant five --db "$work/five-stats" --stats --no-progress >"$work/stats-log"
 units=$(grep -c '^stats ' "$work/stats-log")

@@ -40,6 +40,9 @@ TEST(RunProgress, TakesAKindNotYetTimedAtTheRateOfAllTimedUnits) {
     run.add_unit(RunProgress::kMoving, 1, 9'000, /*written=*/true);  // no rate: not timed here
     run.unit_solved(RunProgress::kPlacing, 1, 6'000, 2.0);           // 3,000 a second
     EXPECT_DOUBLE_EQ(run.seconds_left(), 1.0);
+    EXPECT_EQ(run.status(Clock::time_point{} + std::chrono::seconds(2)),
+              "lasker: 2 of 3 sectors, 15.0k of 18.0k positions (83.3%) in 2.0s; "
+              "about 1.0s left (placing 3.0k/s)");
 }
 
 TEST(RunProgress, SaysNothingIsLeftWhenAllIsDone) {
