@@ -56,7 +56,7 @@ LayerLoop::LayerLoop(Unit& unit, const SolveOptions& options, PropagationCost& c
 // Takes layer d's share `share` (positions of the sector swapped from
 // `into`) to its predecessors in `into`, pushed or pulled as the
 // propagation option or the cost model says, and times it for both.
-void LayerLoop::propagate(std::span<const UnitPosition> share, int into, int d) {
+void LayerLoop::propagate(const std::vector<UnitPosition>& share, int into, int d) {
     const PropagationCost::Estimate estimate =
         PropagationCost::estimate(unit_, share.size(), into, pull_.counts_exchanges(into));
     bool pulls = false;
@@ -99,15 +99,14 @@ void LayerLoop::run() {
         // variants) there is nothing to push to: only the win
         // candidates above still had to be settled.
         if (d >= unit_.decided.size() || !unit_.has_internal_turns) continue;
-        PositionList layer = std::move(unit_.decided[d]);
+        std::vector<UnitPosition> layer = std::move(unit_.decided[d]);
         unit_.decided[d] = {};
         // A sector's predecessors are all in one sector, its colours
         // swapped: each sector's share of the layer goes there by the
         // cheaper way.
-        std::span<UnitPosition> rest(layer.begin(), layer.end());
         for (size_t s = 0; s < unit_.sectors.size(); ++s) {
             const int into = unit_.sectors[s].swapped;
-            const std::span<const UnitPosition> share = take_sector(rest, s);
+            std::vector<UnitPosition> share = take_sector(layer, s);
             if (share.empty() || into < 0) continue;
             propagate(share, into, distance);
             progress.advance(share.size());
@@ -125,7 +124,7 @@ void LayerLoop::run() {
 // lie scattered over the unit: each is loaded well before it is read.
 void LayerLoop::decide_candidates(int d) {
     constexpr size_t kAhead = 16;
-    const PositionList& candidates = unit_.candidates[d];
+    const std::vector<UnitPosition>& candidates = unit_.candidates[d];
     for (size_t k = 0; k < candidates.size(); ++k) {
         if (k + kAhead < candidates.size())
             __builtin_prefetch(&unit_.states[candidates[k + kAhead]], 1);
@@ -139,18 +138,14 @@ void LayerLoop::decide_candidates(int d) {
     unit_.candidates[d] = {};
 }
 
-// The positions of sector s among `rest`, put first in place (a copy would
-// cost the kernel a page fault per 4 KiB); `rest` moves past them.
-std::span<const UnitPosition> LayerLoop::take_sector(std::span<UnitPosition>& rest,
-                                                     size_t s) const {
+// The positions of sector s in a layer; the layer keeps the others.
+std::vector<UnitPosition> LayerLoop::take_sector(std::vector<UnitPosition>& layer, size_t s) const {
+    if (unit_.sectors.size() == 1) return std::move(layer);
     const uint64_t first = unit_.sectors[s].offset, last = first + unit_.sectors[s].index->size();
-    const auto others = unit_.sectors.size() == 1
-                            ? rest.end()
-                            : std::partition(rest.begin(), rest.end(), [&](UnitPosition u) {
-                                  return u >= first && u < last;
-                              });
-    const std::span<const UnitPosition> share(rest.begin(), others);
-    rest = {others, rest.end()};
+    const auto others = std::partition(layer.begin(), layer.end(),
+                                       [&](UnitPosition u) { return u < first || u >= last; });
+    std::vector<UnitPosition> share(others, layer.end());
+    layer.erase(others, layer.end());
     return share;
 }
 

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
 #include <vector>
 
 #include "solver/pull.hpp"
@@ -83,9 +82,9 @@ class LayerLoop {
     void run();
 
   private:
-    void propagate(std::span<const UnitPosition> share, int into, int d);
+    void propagate(const std::vector<UnitPosition>& share, int into, int d);
     void decide_candidates(int d);
-    std::span<const UnitPosition> take_sector(std::span<UnitPosition>& rest, size_t s) const;
+    std::vector<UnitPosition> take_sector(std::vector<UnitPosition>& layer, size_t s) const;
 
     Unit& unit_;
     Push push_;

@@ -33,7 +33,6 @@ Push::Push(Unit& unit, const SolveOptions& options)
 
 void Push::release() {
     bins_ = {};
-    decided_ = std::vector<Layers>();
     pushed_ = {};
     unsorted_ = {};
 }
@@ -59,7 +58,7 @@ uint64_t Push::memory_need(uint64_t positions, const SolveOptions& options, bool
 // updates the same lines many times, and updating them where they lie,
 // scattered over the sector, missed the cache once per update. A region
 // is applied by one thread only, so no update needs an atomic.
-void Push::run(std::span<const UnitPosition> layer, int d, int into) {
+void Push::run(const std::vector<UnitPosition>& layer, int d, int into) {
     const UnitSector& target = unit_.sectors[into];
     const UnitSector& sector = unit_.sectors[target.swapped];
     const auto regions = static_cast<uint32_t>(
@@ -82,8 +81,6 @@ void Push::run(std::span<const UnitPosition> layer, int d, int into) {
             {
                 if (bins_.size() < static_cast<size_t>(omp_get_num_threads()))
                     bins_.resize(omp_get_num_threads());
-                if (decided_.size() < static_cast<size_t>(omp_get_num_threads()))
-                    decided_.resize(omp_get_num_threads());
                 for (auto& bins : bins_)
                     if (bins.size() < regions) bins.resize(regions);
             }
@@ -92,7 +89,7 @@ void Push::run(std::span<const UnitPosition> layer, int d, int into) {
 #pragma omp for schedule(dynamic, kPushGrain)
             for (size_t k = 0; k < pushed_.size(); ++k)
                 list_updates(pushed_[k], sector, won, unmoves, repeats, bins_[thread]);
-            Layers& local = decided_[thread];
+            Layers local;
             uint64_t updates = 0;
 #pragma omp for schedule(dynamic, 1)
             for (uint32_t r = 0; r < regions; ++r) updates += apply_updates(r, target, d, local);

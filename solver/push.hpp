@@ -29,7 +29,7 @@ class Push {
 
     // Pushes layer d's positions (all of the sector swapped from `into`) to
     // their predecessors in sector `into`.
-    void run(std::span<const UnitPosition> layer, int d, int into);
+    void run(const std::vector<UnitPosition>& layer, int d, int into);
     // Frees the buffers, kept from layer to layer until then.
     void release();
 
@@ -69,9 +69,6 @@ class Push {
     // By thread, then region of states: updates listed (their capacity is
     // kept from layer to layer).
     std::vector<Bins> bins_;
-    // By thread: the positions its regions' updates decided, merged into
-    // the unit's layers after each chunk (their capacity is kept too).
-    std::vector<Layers> decided_;
     // A chunk of a layer being pushed, and the same in order (their capacity
     // is kept too: pages the kernel gives anew cost it a clearing each).
     std::vector<Pushed> unsorted_, pushed_;

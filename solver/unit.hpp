@@ -14,7 +14,6 @@
 #include "game/variant.hpp"
 #include "indexing/huge_array.hpp"
 #include "indexing/perfect_hash.hpp"
-#include "solver/position_list.hpp"
 #include "solver/solved_sectors.hpp"
 #include "solver/state.hpp"
 #include "solver/stats.hpp"
@@ -36,8 +35,10 @@ struct UnitSector {
     int swapped = -1;
 };
 
-// Positions decided at each distance, and win candidates waiting for theirs.
-using Layers = std::vector<PositionList>;
+// Positions (by their place in the unit, which has fewer than 2^32) decided
+// at each distance, and win candidates waiting for theirs.
+using UnitPosition = uint32_t;
+using Layers = std::vector<std::vector<UnitPosition>>;
 
 inline void append(Layers& layers, int distance, uint64_t position) {
     if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
@@ -47,7 +48,7 @@ inline void append(Layers& layers, int distance, uint64_t position) {
 inline void merge(Layers& into, Layers& from) {
     if (into.size() < from.size()) into.resize(from.size());
     for (size_t d = 0; d < from.size(); ++d) {
-        into[d].append(from[d]);
+        into[d].insert(into[d].end(), from[d].begin(), from[d].end());
         from[d].clear();
     }
 }

@@ -164,12 +164,13 @@ void print_unit_stats(const SectorReport& r) {
 
 // Keeps the memory a solve frees for its next allocations. glibc maps a
 // large block afresh for each allocation and unmaps it when freed, and
-// trims the heap's free top; the solver's layers and buffers come and go by
-// the hundreds of MiB, and every page mapped again costs a page fault and a
-// clearing (dear on a virtual machine: re-solving nine's 5-7 on one thread,
-// 875 K faults and 8.8 s in the kernel with glibc's defaults, 425 K and
-// 4.3 s without). The unit's states do the same through their page pool
-// (indexing/huge_array.hpp).
+// trims the heap's free top; the solver's layers (whose vectors grow by
+// copying into new blocks) and buffers come and go by the hundreds of MiB,
+// and every page mapped again costs a page fault and a clearing, dear on a
+// virtual machine: re-solving nine's 5-7 on one thread took 1.06 M faults
+// and 7.3 s in the kernel with glibc's defaults, 387 K and 3.9 s without
+// (docs/performance.md, "Memory"). The unit's states keep theirs through
+// their page pool (indexing/huge_array.hpp).
 void keep_freed_memory() {
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, -1);  // never
