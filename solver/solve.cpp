@@ -169,6 +169,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         const auto started = std::chrono::steady_clock::now();
         const std::vector<SectorKey> children = unit_children(graph, unit);
         solved.keep_only(children);
+        if (options.before_unit) options.before_unit();
         for (const SectorKey& c : children) solved.load(c);
 
         Unit solving(v, unit, pool);

@@ -80,6 +80,11 @@ struct SolveOptions {
     double push_scale = 1, pull_scale = 1;
     // Called as each sector is written or found already written.
     std::function<void(const SectorReport&)> on_sector;
+    // Called before each unit is solved, the last one's memory freed: where
+    // a caller that has its allocator keep freed memory (as the morris tool
+    // does, for the page faults it saves) hands it back, so that one unit's
+    // leftovers do not add to the next one's peak.
+    std::function<void()> before_unit;
 };
 
 // Bytes a unit needs while it is solved, an estimate above the peaks

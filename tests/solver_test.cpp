@@ -955,6 +955,28 @@ TEST(Solver, AUnitAboveTheMemoryLimitIsRefusedBeforeItStarts) {
     EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
 }
 
+// The hook where the tool hands freed memory back runs once before each
+// unit it solves, ahead of that unit's reports, and never for a unit
+// already written.
+TEST(Solver, BeforeUnitRunsOnceAheadOfEachUnitSolved) {
+    const Variant v = find_variant("five");
+    TempDir dir("before-unit");
+    SolveOptions options = quiet_options(dir.path());
+    std::vector<std::vector<SectorKey>> reported;  // by call of before_unit
+    options.before_unit = [&] { reported.emplace_back(); };
+    options.on_sector = [&](const SectorReport& r) {
+        ASSERT_FALSE(reported.empty()) << to_string(r.key) << " came before any call";
+        if (!r.skipped) reported.back().push_back(r.key);
+    };
+    solve(v, options);
+    EXPECT_EQ(reported, sector_graph(v).units);
+
+    reported.clear();
+    options.before_unit = [&] { ADD_FAILURE() << "called with every unit written"; };
+    options.on_sector = [](const SectorReport& r) { EXPECT_TRUE(r.skipped) << to_string(r.key); };
+    solve(v, options);
+}
+
 // What a unit is expected to take: its states, its files' compressed blocks
 // and its children's entries; for a unit whose positions move, also its
 // layers and push's buffers, the latter up to twice push_bytes.
