@@ -273,6 +273,10 @@ class SectorIndex {
         return static_cast<uint32_t>(classes_->representatives(opponent_stones_).size());
     }
     uint64_t block_begin(uint32_t block) const;
+    // One past the block's last index.
+    uint64_t block_end(uint32_t block) const {
+        return block + 1 < block_count() ? block_begin(block + 1) : size_;
+    }
     // A block whose mover class only the identity fixes holds every placement
     // of the opponent's stones among the free points, at the colex rank of
     // those stones packed (what ExchangeTable ranks): the opponent's

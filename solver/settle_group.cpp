@@ -94,19 +94,75 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
     return visited;
 }
 
+// Loads a successor block into the cache in address order, where the
+// hardware prefetcher streams it, before a view reads it in the colex
+// order of the group's stones, which is random within the block: read so,
+// the block missed the cache once a line, and each miss was waited for
+// (fill_view was a fifth of a twelve placement unit's time, two fifths of
+// that on loading an entry).
+static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
+    const auto* begin =
+        reinterpret_cast<const char*>(table.entries.data() + table.index->block_begin(block));
+    const auto* end =
+        reinterpret_cast<const char*>(table.entries.data() + table.index->block_end(block));
+    for (const char* line = begin; line < end; line += kCacheLine) __builtin_prefetch(line);
+}
+
+// The group's free points, packed, onto the free points of a full block
+// of a successor sector, packed: the block's symmetry maps the one set
+// into the other, so the image of a packed set is the OR of its bytes'.
+// Three table loads then replace deposit, transform and extract.
+class PackedImage {
+  public:
+    // Its tables cost about as much as imaging as many sets one by one.
+    static constexpr uint64_t kWorthFrom = 3 * 256;
+
+    PackedImage(const SymmetryClasses& classes, const SymmetryClasses::Class& block,
+                Bitboard free) {
+        const Bitboard block_free = classes.board().all() & ~block.representative;
+        std::array<uint32_t, kBytes * 8> of_bit{};
+        int bit = 0;
+        for (Bitboard f = free; f; f &= f - 1)
+            of_bit[bit++] = extract_bits(
+                classes.transform_point(std::countr_zero(f), block.symmetry), block_free);
+        for (int b = 0; b < kBytes; ++b)
+            for (uint32_t x = 1; x < 256; ++x)
+                bytes_[b][x] = bytes_[b][x & (x - 1)] | of_bit[8 * b + std::countr_zero(x)];
+    }
+    uint32_t operator()(uint32_t packed) const {
+        return bytes_[0][packed & 0xff] | bytes_[1][packed >> 8 & 0xff] |
+               bytes_[2][packed >> 16 & 0xff];
+    }
+
+  private:
+    static constexpr int kBytes = 3;  // boards have at most 24 points
+    uint32_t bytes_[kBytes][256] = {};
+};
+
 // Views of a successor block in the group's terms: view[r] is the value
 // of the successor whose opponent (the mover with a stone placed,
 // `stones` stones) is the set of colex rank r among the group's free
 // points. Every position of the group reads its placements' successors
 // there with one colex rank each, its stones packed once, rather than
 // ranking each successor through the index, moved by its class's symmetry.
-// Filling a view ranks each of its entries through the index once.
+// Filling a view ranks each of its entries once: in a full block, where
+// the entry is at the colex rank of its stones packed, through the
+// PackedImage of the group's free points; in a symmetric one through the
+// index.
 void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
                           Bitboard free, int stones, Entry* view) const {
     const SectorIndex& index = *table.index;
+    prefetch_block(table, block.rank);
+    const uint64_t count = binomial[std::popcount(free)][stones];
     uint32_t packed = (uint32_t{1} << stones) - 1;
-    for (uint64_t r = 0, count = binomial[std::popcount(free)][stones]; r < count;
-         ++r, packed = next_subset(packed))
+    if (index.is_full_block(block.rank) && count >= PackedImage::kWorthFrom) {
+        const PackedImage image(classes_, block, free);
+        const Entry* entries = table.entries.data() + index.block_begin(block.rank);
+        for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
+            view[r] = entries[colex().rank(image(packed))];
+        return;
+    }
+    for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
         view[r] = table.entries[index.index_transformed(
             block, classes_.transform(deposit_bits(packed, free), block.symmetry))];
 }
@@ -122,7 +178,10 @@ const Entry* FirstPass::view_quiet_block(const Group& group, const SolvedSectors
                                          int stones, Batch& batch) const {
     const SectorIndex& index = *table.index;
     const uint32_t block = group.opponent_class.rank;
-    if (index.is_full_block(block)) return table.entries.data() + index.block_begin(block);
+    if (index.is_full_block(block)) {
+        prefetch_block(table, block);
+        return table.entries.data() + index.block_begin(block);
+    }
     batch.quiet_view.resize(binomial[std::popcount(group.free)][stones]);
     fill_view(table, group.opponent_class, group.free, stones, batch.quiet_view.data());
     return batch.quiet_view.data();
