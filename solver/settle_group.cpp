@@ -97,9 +97,9 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
 // Loads a successor block into the cache in address order, where the
 // hardware prefetcher streams it, before a view reads it in the colex
 // order of the group's stones, which is random within the block: read so,
-// the block missed the cache once a line, and each miss was waited for
-// (fill_view was a fifth of a twelve placement unit's time, two fifths of
-// that on loading an entry).
+// the block missed the cache once a line (fill_view was a fifth of a
+// twelve placement unit's time, two fifths of that on loading an entry).
+// It paid together with PackedImage, not alone (docs/performance.md).
 static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
     const auto* begin =
         reinterpret_cast<const char*>(table.entries.data() + table.index->block_begin(block));
@@ -108,7 +108,7 @@ static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
     for (const char* line = begin; line < end; line += kCacheLine) __builtin_prefetch(line);
 }
 
-// The group's free points, packed, onto the free points of a full block
+// The group's free points, packed, into the free points of a full block
 // of a successor sector, packed: the block's symmetry maps the one set
 // into the other, so the image of a packed set is the OR of its bytes'.
 // Three table loads then replace deposit, transform and extract.
