@@ -3,8 +3,11 @@
 # by side: for each unit both builds re-solve it at the same time, one thread
 # each (scripts/bench-units.sh, which also checks the files byte for byte).
 # This virtual machine's speed drifts by 10-25% between hours, so two builds
-# timed one after the other differ by the drift; run together they share it
-# (one build against itself agrees within 1-3%).
+# timed one after the other differ by the drift; run together they share it.
+# The two slots are not equal either (one ran 14-34% slower than the other on
+# some hosts), so each unit runs twice, the builds swapping slots,
+# and the change is the geometric mean of the two runs' (ONE_ORDER=1: once,
+# the old build first).
 #
 #   scripts/compare-builds.sh OLD_MORRIS NEW_MORRIS DB UNIT...
 #   scripts/compare-builds.sh /tmp/old/bin/morris build/bin/morris db-nine 4-7 6-6 6-6-2-2
@@ -22,27 +25,51 @@ new_db=${NEW_DB:-$db} new_flags=${NEW_FLAGS-${SOLVE_FLAGS:-}}
 shift 3
 [[ $# -gt 0 ]] || { echo "$usage" >&2; exit 1; }
 out=$(mktemp -d)
-old_run=; new_run=
 # Background runs ignore Ctrl-C: stop them with the script.
-trap 'kill $old_run $new_run 2>/dev/null || true; rm -rf "$out"' EXIT
-printf "%-8s %14s %10s %10s %8s %s\n" unit positions "old s" "new s" change files
+first_run=; second_run=
+trap 'kill $first_run $second_run 2>/dev/null || true; rm -rf "$out"' EXIT
+
+# Runs one unit with build $1 (flags $2, database $3) in the first slot and
+# build $4 (flags $5, database $6) in the second, at the same time; leaves
+# their bench-units.sh lines in $out/first and $out/second.
+run_pair() {
+    MORRIS=$1 SOLVE_FLAGS=$2 scripts/bench-units.sh "$3" 1 "$unit" >"$out/first" 2>&1 &
+    first_run=$!
+    MORRIS=$4 SOLVE_FLAGS=$5 scripts/bench-units.sh "$6" 1 "$unit" >"$out/second" 2>&1 &
+    second_run=$!
+    local failed=0
+    wait $first_run || failed=1
+    wait $second_run || failed=1
+    first_run=; second_run=
+    [[ $failed == 0 ]] || { cat "$out/first" "$out/second" >&2; exit 1; }
+}
+
+old_flags=${SOLVE_FLAGS:-}
+# "old 1st" and "new 1st": the change with that build in the first slot.
+printf "%-8s %14s %10s %10s %8s %8s %8s %s\n" unit positions "old s" "new s" "old 1st" "new 1st" change files
 different=0
 for unit in "$@"; do
-    MORRIS=$old scripts/bench-units.sh "$db" 1 "$unit" >"$out/old" 2>&1 &
-    old_run=$!
-    MORRIS=$new SOLVE_FLAGS=$new_flags scripts/bench-units.sh "$new_db" 1 "$unit" >"$out/new" 2>&1 &
-    new_run=$!
-    failed=0
-    wait $old_run || failed=1
-    wait $new_run || failed=1
-    old_run=; new_run=
-    [[ $failed == 0 ]] || { cat "$out/old" "$out/new" >&2; exit 1; }
     # bench-units.sh prints a header, then: unit positions seconds ... files
-    line=$(paste <(tail -1 "$out/old") <(tail -1 "$out/new") | awk '{
-        n = NF / 2; files = ($n == "identical" && $NF == "identical") ? "identical" : "DIFFERENT"
-        change = $3 > 0 ? ($(n + 3) / $3 - 1) * 100 : 0  # the log rounds to 0.01 s
-        printf "%-8s %14d %10.2f %10.2f %+7.1f%% %s\n", $1, $2, $3, $(n + 3), change, files
-    }')
+    run_pair "$old" "$old_flags" "$db" "$new" "$new_flags" "$new_db"
+    old_first=$(paste <(tail -1 "$out/first") <(tail -1 "$out/second"))
+    if [[ ${ONE_ORDER:-0} == 1 ]]; then
+        new_first=$old_first
+    else
+        run_pair "$new" "$new_flags" "$new_db" "$old" "$old_flags" "$db"
+        new_first=$(paste <(tail -1 "$out/second") <(tail -1 "$out/first"))
+    fi
+    # Each line: the old build's fields, then the new build's.
+    line=$(printf "%s\n%s\n" "$old_first" "$new_first" | awk '
+        { n = NF / 2; old[NR] = $3; new[NR] = $(n + 3); unit = $1; positions = $2
+          if ($n != "identical" || $NF != "identical") different = 1 }
+        END {
+            files = different ? "DIFFERENT" : "identical"
+            # The log rounds to 0.01 s: a unit that took 0 s changed by 0.
+            r1 = old[1] > 0 ? new[1] / old[1] : 1; r2 = old[2] > 0 ? new[2] / old[2] : 1
+            printf "%-8s %14d %10.2f %10.2f %+7.1f%% %+7.1f%% %+7.1f%% %s\n", unit, positions,
+                   (old[1] + old[2]) / 2, (new[1] + new[2]) / 2, (r1 - 1) * 100, (r2 - 1) * 100,
+                   (sqrt(r1 * r2) - 1) * 100, files
+        }')
     echo "$line"
     [[ $line == *DIFFERENT ]] && different=1
 done
