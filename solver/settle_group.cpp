@@ -135,7 +135,8 @@ class PackedImage {
     }
 
   private:
-    static constexpr int kBytes = 3;  // boards have at most 24 points
+    static constexpr int kBytes = 3;  // operator() reads three
+    static_assert(kBytes * 8 >= kMaxPoints, "a packed set has a bit per point");
     uint32_t bytes_[kBytes][256] = {};
 };
 
