@@ -21,7 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/compare-builds.sh OLD_MORRIS NEW_MORRIS DB UNIT..."
 old=$(realpath "${1:?$usage}"); new=$(realpath "${2:?$usage}"); db=${3:?$usage}
-new_db=${NEW_DB:-$db} new_flags=${NEW_FLAGS-${SOLVE_FLAGS:-}}
+old_flags=${SOLVE_FLAGS:-}
+new_db=${NEW_DB:-$db} new_flags=${NEW_FLAGS-$old_flags}
 shift 3
 [[ $# -gt 0 ]] || { echo "$usage" >&2; exit 1; }
 out=$(mktemp -d)
@@ -44,31 +45,30 @@ run_pair() {
     [[ $failed == 0 ]] || { cat "$out/first" "$out/second" >&2; exit 1; }
 }
 
-old_flags=${SOLVE_FLAGS:-}
 # "old 1st" and "new 1st": the change with that build in the first slot.
 printf "%-8s %14s %10s %10s %8s %8s %8s %s\n" unit positions "old s" "new s" "old 1st" "new 1st" change files
 different=0
 for unit in "$@"; do
     # bench-units.sh prints a header, then: unit positions seconds ... files
     run_pair "$old" "$old_flags" "$db" "$new" "$new_flags" "$new_db"
-    old_first=$(paste <(tail -1 "$out/first") <(tail -1 "$out/second"))
-    if [[ ${ONE_ORDER:-0} == 1 ]]; then
-        new_first=$old_first
-    else
+    runs=$(paste <(tail -1 "$out/first") <(tail -1 "$out/second"))
+    if [[ ${ONE_ORDER:-0} != 1 ]]; then
         run_pair "$new" "$new_flags" "$new_db" "$old" "$old_flags" "$db"
-        new_first=$(paste <(tail -1 "$out/second") <(tail -1 "$out/first"))
+        runs+=$'\n'$(paste <(tail -1 "$out/second") <(tail -1 "$out/first"))
     fi
-    # Each line: the old build's fields, then the new build's.
-    line=$(printf "%s\n%s\n" "$old_first" "$new_first" | awk '
-        { n = NF / 2; old[NR] = $3; new[NR] = $(n + 3); unit = $1; positions = $2
+    # A line per order, old build first then new: the old build's fields,
+    # then the new build's.
+    line=$(echo "$runs" | awk '
+        { n = NF / 2; old_s += $3; new_s += $(n + 3); unit = $1; positions = $2
+          # The log rounds to 0.01 s: a unit that took 0 s changed by 0.
+          ratio[NR] = $3 > 0 ? $(n + 3) / $3 : 1
           if ($n != "identical" || $NF != "identical") different = 1 }
         END {
             files = different ? "DIFFERENT" : "identical"
-            # The log rounds to 0.01 s: a unit that took 0 s changed by 0.
-            r1 = old[1] > 0 ? new[1] / old[1] : 1; r2 = old[2] > 0 ? new[2] / old[2] : 1
-            printf "%-8s %14d %10.2f %10.2f %+7.1f%% %+7.1f%% %+7.1f%% %s\n", unit, positions,
-                   (old[1] + old[2]) / 2, (new[1] + new[2]) / 2, (r1 - 1) * 100, (r2 - 1) * 100,
-                   (sqrt(r1 * r2) - 1) * 100, files
+            new_first = NR > 1 ? sprintf("%+7.1f%%", (ratio[2] - 1) * 100) : "      --"
+            mean = NR > 1 ? sqrt(ratio[1] * ratio[2]) : ratio[1]
+            printf "%-8s %14d %10.2f %10.2f %+7.1f%% %s %+7.1f%% %s\n", unit, positions,
+                   old_s / NR, new_s / NR, (ratio[1] - 1) * 100, new_first, (mean - 1) * 100, files
         }')
     echo "$line"
     [[ $line == *DIFFERENT ]] && different=1
