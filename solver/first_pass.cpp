@@ -46,7 +46,7 @@ void FirstPass::run() {
         const double closing = grouped ? closing_rate(sector) : 0;
 #pragma omp parallel if (index.size() >= kParallelWork)
         {
-            Batch batch(*variant_.board, closing);
+            Batch batch(unit_, closing, omp_get_num_threads());
 #pragma omp for schedule(dynamic, 1)
             for (int chunk = 0; chunk < chunks; ++chunk) {
                 const uint32_t first = static_cast<uint32_t>(chunk) * per_chunk;
@@ -79,6 +79,7 @@ void FirstPass::run() {
                 settle(batch);
                 progress.advance(visited);
             }
+            batch.far_writes += batch.settled.finish();
 #pragma omp critical
             {
                 merge(unit_.decided, batch.decided);
@@ -112,21 +113,6 @@ Bitboard FirstPass::removal_classes(
     for (Bitboard r = choices; r; r &= r - 1)
         by_point[std::countr_zero(r)] = classes_.class_of(opponent & ~(r & -r));
     return choices;
-}
-
-// Writes the states a group settled. They are scattered over
-// the unit: written while the group's successor blocks are read, their
-// lines would push those blocks out of the cache. Here nothing else
-// competes, and each line is loaded well before it is written.
-void FirstPass::write_settled(Batch& batch) {
-    constexpr size_t kAhead = 16;
-    const auto& settled = batch.settled;
-    for (size_t k = 0; k < settled.size(); ++k) {
-        if (k + kAhead < settled.size())
-            __builtin_prefetch(&unit_.states[settled[k + kAhead].u], 1);
-        unit_.states[settled[k].u] = settled[k].state;
-    }
-    batch.settled.clear();
 }
 
 // Whether a sector that only moves walks by opponent, a group at a time

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "game/turns.hpp"
+#include "solver/region_writes.hpp"
 #include "solver/solve.hpp"
 #include "solver/solved_sectors.hpp"
 #include "solver/unit.hpp"
@@ -105,8 +106,10 @@ class FirstPass {
     // Positions settled together, so that the successors' lookups, which
     // miss the cache, can be prefetched and overlap.
     struct Batch {
-        Batch(const Board& board, double closing_rate)
-            : closing_rate(closing_rate), classes(symmetry_classes(board)) {}
+        Batch(Unit& unit, double closing_rate, int threads)
+            : settled(unit.states, unit.size, threads),
+              closing_rate(closing_rate),
+              classes(symmetry_classes(*unit.variant.board)) {}
         static constexpr size_t kSize = 64;
         size_t count = 0;
         uint64_t unit_position[kSize];
@@ -116,11 +119,7 @@ class FirstPass {
         Layers decided, candidates;
         uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
         uint64_t far_reads = 0, far_writes = 0;      // see stats.hpp
-        struct Settled {
-            UnitPosition u;
-            State state;
-        };
-        std::vector<Settled> settled;  // by a group, to be written
+        RegionWrites settled;                        // by the group walk, out of index order
         // A group's views (settle_group.cpp), and what decides whether
         // its removals are read through views: the placements that close a
         // mill a position of the sector (closing_rate).
@@ -175,7 +174,6 @@ class FirstPass {
     double closing_rate(const UnitSector& sector) const;
     uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);
-    void write_settled(Batch& batch);
 
     bool settles_by_group(const SectorKey& k) const;
     bool moves_by_group(const SectorKey& k) const;

@@ -85,12 +85,9 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
             const uint64_t u = sector.offset + i;
             const Position p =
                 summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
-            batch.settled.push_back(
-                {static_cast<UnitPosition>(u), concluded(u, p, summary, batch)});
+            batch.settled.add(static_cast<UnitPosition>(u), concluded(u, p, summary, batch));
             ++visited;
         });
-    batch.far_writes += visited;  // write_settled scatters them over the unit
-    write_settled(batch);
     return visited;
 }
 

@@ -28,6 +28,7 @@
 #include "solver/layers.hpp"
 #include "solver/progress.hpp"
 #include "solver/push.hpp"
+#include "solver/region_writes.hpp"
 #include "solver/solved_sectors.hpp"
 #include "solver/unit.hpp"
 
@@ -86,6 +87,7 @@ uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vect
     // Its states, and as much again for its files' compressed blocks, which
     // are held until written (incompressible entries would take as much).
     uint64_t bytes = 2 * sizeof(State) * positions;
+    bytes += RegionWrites::memory_need(positions);  // if the first pass walks by group
     for (const SectorKey& c : unit_children(graph, unit))
         bytes += sizeof(Entry) * positions_of(v, c);
     if (!only_places(v, unit)) {

@@ -39,6 +39,7 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <span>
@@ -58,6 +59,7 @@
 #include "game/variant.hpp"
 #include "indexing/perfect_hash.hpp"
 #include "solver/layers.hpp"
+#include "solver/region_writes.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
 #include "solver/verify.hpp"
@@ -977,9 +979,31 @@ TEST(Solver, BeforeUnitRunsOnceAheadOfEachUnitSolved) {
     solve(v, options);
 }
 
-// What a unit is expected to take: its states, its files' compressed blocks
-// and its children's entries; for a unit whose positions move, also its
-// layers and push's buffers, the latter up to twice push_bytes.
+// The first pass's group walk hands its states to RegionWrites in the
+// walk's order; whenever they are written, a region at a time, each must
+// land where writing it at once would have put it, and each counts once.
+TEST(Solver, RegionWritesPutEveryStateWhereAWriteAtOnceWould) {
+    for (const uint64_t positions :
+         {uint64_t{50}, (uint64_t{3} << RegionWrites::kRegionBits) + 1000}) {
+        std::vector<UnitPosition> order(positions);
+        std::iota(order.begin(), order.end(), 0);
+        std::shuffle(order.begin(), order.end(), std::mt19937(7));
+        auto state_of = [](UnitPosition u) { return State::undecided(u % 60, u % 500); };
+        HugeArray<State> states(positions, State::cannot_lose());
+        RegionWrites writes(states, positions, /*threads=*/2);  // holds positions / 128
+        // Whatever is held when the last is added waits for finish().
+        for (const UnitPosition u : order) writes.add(u, state_of(u));
+        EXPECT_EQ(writes.finish(), positions);
+        EXPECT_EQ(writes.finish(), 0u);  // nothing written twice
+        for (uint64_t u = 0; u < positions; ++u)
+            ASSERT_EQ(states[u], state_of(static_cast<UnitPosition>(u))) << "position " << u;
+    }
+}
+
+// What a unit is expected to take: its states, the states the first pass
+// holds to write by region, its files' compressed blocks and its
+// children's entries; for a unit whose positions move, also its layers and
+// push's buffers, the latter up to twice push_bytes.
 TEST(Solver, UnitMemoryCountsLayersAndPushBuffersOfUnitsThatMove) {
     const Variant& nine = find_variant("nine");
     const SectorGraph graph = sector_graph(nine);
@@ -994,7 +1018,10 @@ TEST(Solver, UnitMemoryCountsLayersAndPushBuffersOfUnitsThatMove) {
     const SectorKey four_three{4, 3, 0, 0}, three_four{3, 4, 0, 0};
     const std::vector<SectorKey> moving{four_three, three_four};
     const uint64_t n = positions(four_three) + positions(three_four);
-    const uint64_t states_and_layers = 2 * n + 2 * n + 4 * n + children_bytes(moving);
+    // Held states: 8 bytes for one position in 64, held and sorted.
+    auto held_bytes = [](uint64_t positions) { return 2 * 8 * (positions / 64 + 1); };
+    const uint64_t states_and_layers =
+        2 * n + held_bytes(n) + 2 * n + 4 * n + children_bytes(moving);
     SolveOptions options;
     options.push_bytes = 1024;
     EXPECT_EQ(unit_memory(nine, graph, moving, options), states_and_layers + 2048);
@@ -1007,7 +1034,8 @@ TEST(Solver, UnitMemoryCountsLayersAndPushBuffersOfUnitsThatMove) {
 
     const std::vector<SectorKey> placing{{3, 3, 1, 1}};  // nine's placements are place-only
     EXPECT_EQ(unit_memory(nine, graph, placing, options),
-              2 * positions(placing[0]) + 2 * positions(placing[0]) + children_bytes(placing));
+              2 * positions(placing[0]) + held_bytes(positions(placing[0])) +
+                  2 * positions(placing[0]) + children_bytes(placing));
 }
 
 // The first pass walks a moving sector in index order or by opponent groups
