@@ -19,8 +19,8 @@ namespace {
 constexpr uint32_t kClassesPerChunk = 4;
 constexpr uint64_t kPositionsPerChunk = 1 << 16;
 // The share of the board a moving sector's stones cover from which it is
-// walked by group: 13 of nine's 24 points.
-constexpr struct { int num, den; } kCrowded{13, 24};
+// walked by group: half of it, 12 of nine's 24 points.
+constexpr struct { int num, den; } kCrowded{12, 24};
 
 }  // namespace
 
