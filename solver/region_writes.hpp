@@ -3,10 +3,11 @@
 // scattered over the whole unit, one cache line each: written at once,
 // every state costs a line loaded from memory and written back, the lines
 // in no order the memory or the TLB can make use of. Held in sequence
-// while a thread settles a sixty-fourth of the unit, then sorted by region
-// (a counting sort, in cache), they are written region after region, each
-// region's lines loaded in close succession (propagation blocking, as push
-// lists its updates: Beamer, Asanović and Patterson, IPDPS 2017).
+// until the threads hold one for every 64 of the unit's positions between
+// them, then sorted by region (a counting sort, in cache), they are
+// written region after region, each region's lines loaded in close
+// succession (propagation blocking, as push lists its updates: Beamer,
+// Asanović and Patterson, IPDPS 2017).
 #pragma once
 
 #include <algorithm>
@@ -21,8 +22,8 @@ namespace morris {
 
 class RegionWrites {
   public:
-    // A thread holds at most one state for this many of the unit's
-    // positions, in two arrays (held and sorted).
+    // The threads hold at most one state for this many of the unit's
+    // positions between them, each in two arrays (held and sorted).
     static constexpr uint64_t kPositionsPerHeld = 64;
     static constexpr int kRegionBits = 18;  // 512 KiB of states
 
