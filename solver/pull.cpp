@@ -11,6 +11,8 @@
 #include <bit>
 #include <cstring>
 
+#include "solver/counting_sort.hpp"
+
 namespace morris {
 namespace {
 
@@ -97,7 +99,7 @@ void Pull::run(int d, int into) {
         Rereads rereads;
         FlyingBlock block;
         std::vector<Undecided> found, sorted;
-        std::vector<uint32_t> starts;
+        std::vector<uint64_t> starts;
 #pragma omp for schedule(dynamic, 1)
         for (int slice = 0; slice < slice_count; ++slice) {
             found.clear();
@@ -109,12 +111,10 @@ void Pull::run(int d, int into) {
                     found.push_back({static_cast<UnitPosition>(u), seen, stones,
                                      unit_.classes.class_of(stones.opponent)});
                 });
-            // A counting sort by class: classes are few, positions many.
-            starts.assign(index.opponent_class_count() + 1, 0);
-            for (const Undecided& p : found) ++starts[p.theirs.rank + 1];
-            for (size_t c = 1; c < starts.size(); ++c) starts[c] += starts[c - 1];
-            sorted.resize(found.size());
-            for (const Undecided& p : found) sorted[starts[p.theirs.rank]++] = p;
+            // By class: classes are few, positions many.
+            counting_sort<Undecided>(
+                found, index.opponent_class_count(),
+                [](const Undecided& p) { return p.theirs.rank; }, starts, sorted);
             for (const Undecided& p : sorted) {
                 if (exchanges && next.index->is_full_block(p.theirs.rank)) {
                     reread_flying(p, next, *exchanges, block, d, local);

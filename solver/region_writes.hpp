@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "solver/counting_sort.hpp"
 #include "solver/state.hpp"
 #include "solver/unit.hpp"
 
@@ -30,7 +31,7 @@ class RegionWrites {
     // For one of `threads` threads writing into the `states` of `positions`.
     RegionWrites(HugeArray<State>& states, uint64_t positions, int threads)
         : states_(&states),
-          starts_((positions >> kRegionBits) + 2),
+          regions_((positions >> kRegionBits) + 1),
           most_held_(std::max<uint64_t>(positions / kPositionsPerHeld / threads, 1)) {}
 
     // The most bytes the threads' held states take in a unit of `positions`.
@@ -58,7 +59,8 @@ class RegionWrites {
     };
 
     void write_held() {
-        sort_by_region();
+        counting_sort<Held>(
+            held_, regions_, [](const Held& h) { return h.u >> kRegionBits; }, starts_, sorted_);
         constexpr size_t kAhead = 16;
         for (size_t k = 0; k < sorted_.size(); ++k) {
             if (k + kAhead < sorted_.size())
@@ -69,17 +71,10 @@ class RegionWrites {
         held_.clear();
     }
 
-    void sort_by_region() {
-        std::fill(starts_.begin(), starts_.end(), 0);
-        for (const Held& h : held_) ++starts_[(h.u >> kRegionBits) + 1];
-        for (size_t r = 1; r < starts_.size(); ++r) starts_[r] += starts_[r - 1];
-        sorted_.resize(held_.size());
-        for (const Held& h : held_) sorted_[starts_[h.u >> kRegionBits]++] = h;
-    }
-
     HugeArray<State>* states_;
     std::vector<Held> held_, sorted_;
-    std::vector<uint64_t> starts_;  // by region: where its states go in sorted_
+    uint64_t regions_;
+    std::vector<uint64_t> starts_;  // counting_sort's
     uint64_t most_held_;
     uint64_t written_ = 0;
 };
