@@ -56,7 +56,7 @@ LayerLoop::LayerLoop(Unit& unit, const SolveOptions& options, PropagationCost& c
 // Takes layer d's share `share` (positions of the sector swapped from
 // `into`) to its predecessors in `into`, pushed or pulled as the
 // propagation option or the cost model says, and times it for both.
-void LayerLoop::propagate(const std::vector<UnitPosition>& share, int into, int d) {
+void LayerLoop::propagate(const Layer& share, int into, int d) {
     const PropagationCost::Estimate estimate =
         PropagationCost::estimate(unit_, share.size(), into, pull_.counts_exchanges(into));
     bool pulls = false;
@@ -99,14 +99,14 @@ void LayerLoop::run() {
         // variants) there is nothing to push to: only the win
         // candidates above still had to be settled.
         if (d >= unit_.decided.size() || !unit_.has_internal_turns) continue;
-        std::vector<UnitPosition> layer = std::move(unit_.decided[d]);
+        Layer layer = std::move(unit_.decided[d]);
         unit_.decided[d] = {};
         // A sector's predecessors are all in one sector, its colours
         // swapped: each sector's share of the layer goes there by the
         // cheaper way.
         for (size_t s = 0; s < unit_.sectors.size(); ++s) {
             const int into = unit_.sectors[s].swapped;
-            std::vector<UnitPosition> share = take_sector(layer, s);
+            Layer share = take_sector(layer, s);
             if (share.empty() || into < 0) continue;
             propagate(share, into, distance);
             progress.advance(share.size());
@@ -121,31 +121,54 @@ void LayerLoop::run() {
 }
 
 // Win candidates at distance d not decided sooner win at d. Their states
-// lie scattered over the unit: each is loaded well before it is read.
+// lie scattered over the unit: each is loaded well before it is read. The
+// threads share the candidates out: the first pass lists a position as a
+// candidate once at most (FirstPass::concluded), so no state is written by
+// two threads, and nothing else runs meanwhile.
 void LayerLoop::decide_candidates(int d) {
     constexpr size_t kAhead = 16;
-    const std::vector<UnitPosition>& candidates = unit_.candidates[d];
-    for (size_t k = 0; k < candidates.size(); ++k) {
-        if (k + kAhead < candidates.size())
-            __builtin_prefetch(&unit_.states[candidates[k + kAhead]], 1);
-        const UnitPosition u = candidates[k];
-        if (unit_.states[u].is_decided()) continue;
-        unit_.states[u] = State::decided(d);
-        append(unit_.decided, d, u);
-        --unit_.undecided[&unit_.sector_holding(u) - unit_.sectors.data()];
+    const Layer& candidates = unit_.candidates[d];
+    const uint64_t count = candidates.size();
+#pragma omp parallel if (count >= kParallelWork)
+    {
+        PositionList won;
+        std::vector<uint64_t> decided_by_sector(unit_.sectors.size(), 0);
+        for (const PositionList& part : candidates.parts) {
+#pragma omp for schedule(static) nowait
+            for (size_t k = 0; k < part.size(); ++k) {
+                if (k + kAhead < part.size())
+                    __builtin_prefetch(&unit_.states[part[k + kAhead]], 1);
+                const UnitPosition u = part[k];
+                if (unit_.states[u].is_decided()) continue;
+                unit_.states[u] = State::decided(d);
+                won.push_back(u);
+                ++decided_by_sector[&unit_.sector_holding(u) - unit_.sectors.data()];
+            }
+        }
+#pragma omp critical
+        {
+            if (unit_.decided.size() <= static_cast<size_t>(d)) unit_.decided.resize(d + 1);
+            unit_.decided[d].add(std::move(won));
+            for (size_t s = 0; s < decided_by_sector.size(); ++s)
+                unit_.undecided[s] -= decided_by_sector[s];
+        }
     }
-    unit_.stats.candidates.far_writes += candidates.size();
+    unit_.stats.candidates.far_writes += count;
     unit_.candidates[d] = {};
 }
 
-// The positions of sector s in a layer; the layer keeps the others.
-std::vector<UnitPosition> LayerLoop::take_sector(std::vector<UnitPosition>& layer, size_t s) const {
-    if (unit_.sectors.size() == 1) return std::move(layer);
+// The positions of sector s in a layer; the layer keeps the others. Taken
+// sector by sector in order, the last sector's are all that is left.
+Layer LayerLoop::take_sector(Layer& layer, size_t s) const {
+    if (s + 1 == unit_.sectors.size()) return std::move(layer);
     const uint64_t first = unit_.sectors[s].offset, last = first + unit_.sectors[s].index->size();
-    const auto others = std::partition(layer.begin(), layer.end(),
-                                       [&](UnitPosition u) { return u < first || u >= last; });
-    std::vector<UnitPosition> share(others, layer.end());
-    layer.erase(others, layer.end());
+    Layer share;
+    for (PositionList& part : layer.parts) {
+        const auto others = std::partition(part.begin(), part.end(),
+                                           [&](UnitPosition u) { return u < first || u >= last; });
+        share.add(PositionList(others, part.end()));
+        part.erase(others, part.end());
+    }
     return share;
 }
 

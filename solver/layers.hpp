@@ -82,9 +82,9 @@ class LayerLoop {
     void run();
 
   private:
-    void propagate(const std::vector<UnitPosition>& share, int into, int d);
+    void propagate(const Layer& share, int into, int d);
     void decide_candidates(int d);
-    std::vector<UnitPosition> take_sector(std::vector<UnitPosition>& layer, size_t s) const;
+    Layer take_sector(Layer& layer, size_t s) const;
 
     Unit& unit_;
     Push push_;

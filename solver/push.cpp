@@ -33,17 +33,20 @@ Push::Push(Unit& unit, const SolveOptions& options)
 
 void Push::release() {
     bins_ = {};
+    gathered_ = {};
     pushed_ = {};
     unsorted_ = {};
 }
 
 uint64_t Push::memory_need(uint64_t positions, const SolveOptions& options, bool resets) {
-    // The buffers grow up to twice push_bytes: a chunk of a layer as found
-    // and in order, and an update per un-move. Under the N-move rule every
-    // win by a resetting turn falls in one layer, whose chunks' updates and
-    // kept capacity run further: nine's 7-9 with 9-7 peaked at 11.12 GiB
-    // under n_move=100, against 7.26 without the rule. Count twice as much.
-    constexpr uint64_t kBytesPerPosition = 2 * sizeof(Pushed) + sizeof(uint32_t) * kMostUnmoves;
+    // The buffers grow up to twice push_bytes: a chunk's positions (some
+    // gathered from short lists), the same with their stones and sorted,
+    // and an update per un-move. Under the N-move rule every win by a
+    // resetting turn falls in one layer, whose chunks' updates and kept
+    // capacity run further: nine's 7-9 with 9-7 peaked at 11.12 GiB under
+    // n_move=100, against 7.26 without the rule. Count twice as much.
+    constexpr uint64_t kBytesPerPosition =
+        sizeof(UnitPosition) + 2 * sizeof(Pushed) + sizeof(uint32_t) * kMostUnmoves;
     const uint64_t buffers = (resets ? 4 : 2) * options.push_bytes;
     return std::min(buffers, kBytesPerPosition * positions);
 }
@@ -58,44 +61,71 @@ uint64_t Push::memory_need(uint64_t positions, const SolveOptions& options, bool
 // updates the same lines many times, and updating them where they lie,
 // scattered over the sector, missed the cache once per update. A region
 // is applied by one thread only, so no update needs an atomic.
-void Push::run(const std::vector<UnitPosition>& layer, int d, int into) {
+void Push::run(const Layer& layer, int d, int into) {
+    const auto first = std::find_if(layer.parts.begin(), layer.parts.end(),
+                                    [](const PositionList& part) { return !part.empty(); });
+    if (first == layer.parts.end()) return;
+    // Whether positions of the sector have predecessors by moves, and
+    // whether those moves fly, depends on its counts alone.
+    const UnitSector& sector = unit_.sectors[unit_.sectors[into].swapped];
+    const Position any = position_of(
+        sector.key, sector.index->stones_at(first->front() - sector.offset), sector.side);
+    if (!may_have_moved(unit_.variant, any)) return;
+    const bool flying = turn_generation::can_fly(unit_.variant, any, any.other());
+    // Each thread's list in chunks, pushed where they lie. A piece too
+    // short to share out between the threads (the end of a list, or a
+    // short list) is gathered with the next ones.
+    const size_t chunk = chunk_size(into);
+    const size_t enough = std::min<size_t>(chunk, kParallelWork);
+    auto push_gathered = [&] {
+        if (!gathered_.empty()) push_chunk(gathered_, d, into, flying);
+        gathered_.clear();
+    };
+    for (const PositionList& part : layer.parts)
+        for (size_t begin = 0; begin < part.size(); begin += chunk) {
+            const std::span<const UnitPosition> piece(part.data() + begin,
+                                                      std::min(part.size() - begin, chunk));
+            if (piece.size() >= enough) {
+                push_chunk(piece, d, into, flying);
+                continue;
+            }
+            if (gathered_.size() + piece.size() > chunk) push_gathered();
+            gathered_.insert(gathered_.end(), piece.begin(), piece.end());
+            if (gathered_.size() >= enough) push_gathered();
+        }
+    push_gathered();
+}
+
+// One chunk of a layer: its positions in order, their updates listed by
+// region, then applied.
+void Push::push_chunk(std::span<const UnitPosition> positions, int d, int into, bool flying) {
     const UnitSector& target = unit_.sectors[into];
     const UnitSector& sector = unit_.sectors[target.swapped];
     const auto regions = static_cast<uint32_t>(
         (target.index->size() + (uint64_t{1} << region_bits_) - 1) >> region_bits_);
-    const size_t chunk = chunk_size(into);
     const bool won = d % 2 == 1;
-    for (size_t begin = 0; begin < layer.size(); begin += chunk) {
-        const std::span<const UnitPosition> positions(layer.data() + begin,
-                                                      std::min(layer.size() - begin, chunk));
-        order_by_opponent_class(positions, sector);
-        // Whether positions of the sector have predecessors by moves, and
-        // whether those moves fly, depends on its counts alone.
-        const Position any = position_of(sector.key, seen_stones(pushed_[0], sector), sector.side);
-        if (!may_have_moved(unit_.variant, any)) return;
-        const bool flying = turn_generation::can_fly(unit_.variant, any, any.other());
+    order_by_opponent_class(positions, sector);
 #pragma omp parallel if (positions.size() >= kParallelWork)
-        {
-            const auto thread = static_cast<size_t>(omp_get_thread_num());
+    {
+        const auto thread = static_cast<size_t>(omp_get_thread_num());
 #pragma omp single
-            {
-                if (bins_.size() < static_cast<size_t>(omp_get_num_threads()))
-                    bins_.resize(omp_get_num_threads());
-                for (auto& bins : bins_)
-                    if (bins.size() < regions) bins.resize(regions);
-            }
-            ClassUnmoves unmoves(*unit_.variant.board, unit_.classes, flying);
-            std::vector<Repeat> repeats;
-#pragma omp for schedule(dynamic, kPushGrain)
-            for (size_t k = 0; k < pushed_.size(); ++k)
-                list_updates(pushed_[k], sector, won, unmoves, repeats, bins_[thread]);
-            Layers local;
-            uint64_t updates = 0;
-#pragma omp for schedule(dynamic, 1)
-            for (uint32_t r = 0; r < regions; ++r) updates += apply_updates(r, target, d, local);
-            unit_.conclude_layer(local, into);
-            unit_.stats.push.add(0, updates);
+        {
+            if (bins_.size() < static_cast<size_t>(omp_get_num_threads()))
+                bins_.resize(omp_get_num_threads());
+            for (auto& bins : bins_)
+                if (bins.size() < regions) bins.resize(regions);
         }
+        ClassUnmoves unmoves(*unit_.variant.board, unit_.classes, flying);
+        std::vector<Repeat> repeats;
+#pragma omp for schedule(dynamic, kPushGrain)
+        for (size_t k = 0; k < pushed_.size(); ++k)
+            list_updates(pushed_[k], sector, won, unmoves, repeats, bins_[thread]);
+        Layers local;
+        uint64_t updates = 0;
+#pragma omp for schedule(dynamic, 1)
+        for (uint32_t r = 0; r < regions; ++r) updates += apply_updates(r, target, d, local);
+        unit_.conclude_layer(local, into);
+        unit_.stats.push.add(0, updates);
     }
 }
 
@@ -144,13 +174,14 @@ void Push::order_by_opponent_class(std::span<const UnitPosition> positions,
     }
 }
 
-// Layer positions pushed at a time: they, sorted, and their updates take
-// about push_bytes_.
+// Layer positions pushed at a time: they (gathered, with their stones and
+// sorted) and their updates take about push_bytes_.
 size_t Push::chunk_size(int into) const {
     const UnitSector& target = unit_.sectors[into];
     const double unturns = static_cast<double>(unit_.internal_turns[into]) /
                            static_cast<double>(unit_.sectors[target.swapped].index->size());
-    const double bytes = 2 * sizeof(Pushed) + sizeof(uint32_t) * std::max(unturns, 1.0);
+    const double bytes =
+        sizeof(UnitPosition) + 2 * sizeof(Pushed) + sizeof(uint32_t) * std::max(unturns, 1.0);
     return static_cast<size_t>(static_cast<double>(push_bytes_) / bytes) + 1;
 }
 

@@ -29,7 +29,7 @@ class Push {
 
     // Pushes layer d's positions (all of the sector swapped from `into`) to
     // their predecessors in sector `into`.
-    void run(const std::vector<UnitPosition>& layer, int d, int into);
+    void run(const Layer& layer, int d, int into);
     // Frees the buffers, kept from layer to layer until then.
     void release();
 
@@ -55,6 +55,7 @@ class Push {
     };
     using Bins = std::vector<std::vector<uint32_t>>;  // by region: updates
 
+    void push_chunk(std::span<const UnitPosition> positions, int d, int into, bool flying);
     Stones seen_stones(const Pushed& q, const UnitSector& sector) const;
     void order_by_opponent_class(std::span<const UnitPosition> positions, const UnitSector& sector);
     size_t chunk_size(int into) const;
@@ -69,8 +70,10 @@ class Push {
     // By thread, then region of states: updates listed (their capacity is
     // kept from layer to layer).
     std::vector<Bins> bins_;
-    // A chunk of a layer being pushed, and the same in order (their capacity
-    // is kept too: pages the kernel gives anew cost it a clearing each).
+    // Short pieces of a layer's lists gathered into one chunk, and a chunk
+    // being pushed with its stones, then in order (their capacity is kept
+    // too: pages the kernel gives anew cost it a clearing each).
+    PositionList gathered_;
     std::vector<Pushed> unsorted_, pushed_;
 };
 

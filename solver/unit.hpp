@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "game/sector.hpp"
@@ -38,19 +39,42 @@ struct UnitSector {
 // Positions (by their place in the unit, which has fewer than 2^32) decided
 // at each distance, and win candidates waiting for theirs.
 using UnitPosition = uint32_t;
-using Layers = std::vector<std::vector<UnitPosition>>;
+using PositionList = std::vector<UnitPosition>;
+
+// The positions at one distance, in the lists of the threads that found
+// them: the threads' lists are moved in, not copied. Copied into one list,
+// a large unit's were grown, faulted in and copied by one thread while the
+// others waited (docs/performance.md, "Layers").
+struct Layer {
+    std::vector<PositionList> parts;
+
+    uint64_t size() const {
+        uint64_t n = 0;
+        for (const PositionList& part : parts) n += part.size();
+        return n;
+    }
+    bool empty() const { return size() == 0; }
+    // Takes a thread's list (an empty one is dropped, its capacity freed).
+    void add(PositionList&& part) {
+        if (!part.empty()) parts.push_back(std::move(part));
+        part = {};
+    }
+};
+using Layers = std::vector<Layer>;
 
 inline void append(Layers& layers, int distance, uint64_t position) {
     if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
-    layers[distance].push_back(static_cast<UnitPosition>(position));
+    std::vector<PositionList>& parts = layers[distance].parts;
+    if (parts.empty()) parts.emplace_back();
+    parts.back().push_back(static_cast<UnitPosition>(position));
 }
 
+// Moves every list of `from` into `into`, and leaves `from` empty.
 inline void merge(Layers& into, Layers& from) {
     if (into.size() < from.size()) into.resize(from.size());
-    for (size_t d = 0; d < from.size(); ++d) {
-        into[d].insert(into[d].end(), from[d].begin(), from[d].end());
-        from[d].clear();
-    }
+    for (size_t d = 0; d < from.size(); ++d)
+        for (PositionList& part : from[d].parts) into[d].add(std::move(part));
+    from.clear();
 }
 
 // Whether every position of a unit only places (place-only variants'

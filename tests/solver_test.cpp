@@ -1000,6 +1000,31 @@ TEST(Solver, RegionWritesPutEveryStateWhereAWriteAtOnceWould) {
     }
 }
 
+// The threads' lists of decided positions join a layer as they are, their
+// buffers moved rather than copied, and none is lost or kept twice.
+TEST(Solver, MergedLayersKeepEveryThreadsListWithoutCopyingIt) {
+    Layers unit, first_thread, second_thread;
+    for (UnitPosition u = 0; u < 1000; ++u) append(u % 3 ? first_thread : second_thread, u % 7, u);
+    const UnitPosition* first_buffer = first_thread[2].parts.front().data();
+    merge(unit, first_thread);
+    merge(unit, second_thread);
+    EXPECT_TRUE(first_thread.empty());
+    EXPECT_TRUE(second_thread.empty());
+    ASSERT_EQ(unit.size(), 7u);
+    EXPECT_EQ(unit[2].parts.front().data(), first_buffer);
+    for (int d = 0; d < 7; ++d) {
+        EXPECT_EQ(unit[d].parts.size(), 2u) << "distance " << d;
+        std::vector<UnitPosition> all;
+        for (const PositionList& part : unit[d].parts)
+            all.insert(all.end(), part.begin(), part.end());
+        std::sort(all.begin(), all.end());
+        std::vector<UnitPosition> expected;
+        for (UnitPosition u = d; u < 1000; u += 7) expected.push_back(u);
+        EXPECT_EQ(all, expected) << "distance " << d;
+        EXPECT_EQ(unit[d].size(), expected.size());
+    }
+}
+
 // What a unit is expected to take: its states, the states the first pass
 // holds to write by region, its files' compressed blocks and its
 // children's entries; for a unit whose positions move, also its layers and
