@@ -147,8 +147,7 @@ void LayerLoop::decide_candidates(int d) {
         }
 #pragma omp critical
         {
-            if (unit_.decided.size() <= static_cast<size_t>(d)) unit_.decided.resize(d + 1);
-            unit_.decided[d].add(std::move(won));
+            layer_at(unit_.decided, d).add(std::move(won));
             for (size_t s = 0; s < decided_by_sector.size(); ++s)
                 unit_.undecided[s] -= decided_by_sector[s];
         }

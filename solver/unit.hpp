@@ -62,18 +62,23 @@ struct Layer {
 };
 using Layers = std::vector<Layer>;
 
-inline void append(Layers& layers, int distance, uint64_t position) {
+// The layer at `distance`, grown into existence if need be.
+inline Layer& layer_at(Layers& layers, int distance) {
     if (layers.size() <= static_cast<size_t>(distance)) layers.resize(distance + 1);
-    std::vector<PositionList>& parts = layers[distance].parts;
+    return layers[distance];
+}
+
+inline void append(Layers& layers, int distance, uint64_t position) {
+    std::vector<PositionList>& parts = layer_at(layers, distance).parts;
     if (parts.empty()) parts.emplace_back();
     parts.back().push_back(static_cast<UnitPosition>(position));
 }
 
 // Moves every list of `from` into `into`, and leaves `from` empty.
 inline void merge(Layers& into, Layers& from) {
-    if (into.size() < from.size()) into.resize(from.size());
     for (size_t d = 0; d < from.size(); ++d)
-        for (PositionList& part : from[d].parts) into[d].add(std::move(part));
+        for (PositionList& part : from[d].parts)
+            layer_at(into, static_cast<int>(d)).add(std::move(part));
     from.clear();
 }
 
