@@ -72,11 +72,14 @@ void Push::run(const Layer& layer, int d, int into) {
         sector.key, sector.index->stones_at(first->front() - sector.offset), sector.side);
     if (!may_have_moved(unit_.variant, any)) return;
     const bool flying = turn_generation::can_fly(unit_.variant, any, any.other());
-    // Each thread's list in chunks, pushed where they lie. A piece too
-    // short to share out between the threads (the end of a list, or a
-    // short list) is gathered with the next ones.
+    // Each thread's list in chunks, full ones pushed where they lie. The
+    // rest (the end of a list, or a short list: a layer has a list from
+    // each thread's every batch) is gathered into full chunks: a chunk's
+    // cost has a part for each region whatever its size, and the fewer its
+    // updates per region, the more of them miss the cache. Pushed as they
+    // came, twelve's 5-7 pushed 25% slower. Gathering copies a few bytes a
+    // position into a buffer kept between layers.
     const size_t chunk = chunk_size(into);
-    const size_t enough = std::min<size_t>(chunk, kParallelWork);
     auto push_gathered = [&] {
         if (!gathered_.empty()) push_chunk(gathered_, d, into, flying);
         gathered_.clear();
@@ -85,13 +88,16 @@ void Push::run(const Layer& layer, int d, int into) {
         for (size_t begin = 0; begin < part.size(); begin += chunk) {
             const std::span<const UnitPosition> piece(part.data() + begin,
                                                       std::min(part.size() - begin, chunk));
-            if (piece.size() >= enough) {
+            if (piece.size() == chunk) {
                 push_chunk(piece, d, into, flying);
                 continue;
             }
-            if (gathered_.size() + piece.size() > chunk) push_gathered();
-            gathered_.insert(gathered_.end(), piece.begin(), piece.end());
-            if (gathered_.size() >= enough) push_gathered();
+            const size_t room = chunk - gathered_.size();
+            gathered_.insert(gathered_.end(), piece.begin(),
+                             piece.begin() + static_cast<ptrdiff_t>(std::min(room, piece.size())));
+            if (gathered_.size() < chunk) continue;
+            push_gathered();
+            gathered_.assign(piece.begin() + static_cast<ptrdiff_t>(room), piece.end());
         }
     push_gathered();
 }
