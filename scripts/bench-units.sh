@@ -3,7 +3,8 @@
 # unit is solved again from its solved children (a scratch directory of links
 # to DB's files, the unit's own left out), timed, and its files compared byte
 # for byte with DB's. Prints positions, seconds, positions per second and per
-# core, and peak memory per unit.
+# core, peak memory, and the seconds of each phase per unit (first pass,
+# push, pull, win candidates, writing the files: `morris solve --stats`).
 #
 #   scripts/bench-units.sh DB [THREADS] UNIT...
 #   scripts/bench-units.sh db-nine 2 8-8 7-8 3-8
@@ -29,7 +30,8 @@ variant=$(basename "${first:-none}" | sed -n 's/_[0-9-]*\.mdb$//p')
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-printf "%-6s %14s %9s %9s %12s %10s %s\n" unit positions seconds "M pos/s" "M pos/s/core" peak files
+printf "%-6s %14s %9s %9s %12s %10s %7s %7s %7s %7s %7s %s\n" unit positions seconds "M pos/s" \
+    "M pos/s/core" peak "1st" push pull cand write files
 for unit in "$@"; do
     IFS=- read -r a b c d <<<"$unit"
     if [[ -n $c ]]; then  # a sector key: one placement sector
@@ -45,7 +47,7 @@ for unit in "$@"; do
         rm "$scratch/${variant}_$s.mdb"
     done
     "$morris" solve --variant "$variant" --db "$scratch" --sectors "${sectors[0]}" \
-        --threads "$threads" --no-progress ${SOLVE_FLAGS:-} >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; exit 1; }
+        --threads "$threads" --no-progress --stats ${SOLVE_FLAGS:-} >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; exit 1; }
     positions=0
     for s in "${sectors[@]}"; do
         positions=$((positions + $(awk -v s="$s" '$1 == s {print $2}' "$scratch/log")))
@@ -57,8 +59,17 @@ for unit in "$@"; do
     for s in "${sectors[@]}"; do
         cmp -s "$scratch/${variant}_$s.mdb" "$db/${variant}_$s.mdb" || same=DIFFERENT
     done
+    # The unit's phases are on its stats line: "first-pass S s ... push L
+    # layers S s ... pull L layers S s ... candidates S s ... write S s".
+    phases=$(awk '$1 == "stats" {
+        for (i = 2; i < NF && $i != "scales"; ++i) {  # the line ends "scales push X pull Y"
+            if ($i == "first-pass" || $i == "candidates" || $i == "write") s[$i] = $(i + 1)
+            if ($i == "push" || $i == "pull") s[$i] = $(i + 3)
+        }
+        printf "%7.2f %7.2f %7.2f %7.2f %7.2f", s["first-pass"], s["push"], s["pull"],
+               s["candidates"], s["write"] }' "$scratch/log" | tail -1)
     awk -v u="$unit" -v p="$positions" -v s="$seconds" -v t="$threads" -v k="$peak" \
-        -v f="$same" 'BEGIN {
+        -v ph="$phases" -v f="$same" 'BEGIN {
         r = p / (s > 0 ? s : 0.005) / 1e6  # the log rounds to 0.01 s
-        printf "%-6s %14d %9.2f %9.2f %12.2f %7.2f GiB %s\n", u, p, s, r, r / t, k, f }'
+        printf "%-6s %14d %9.2f %9.2f %12.2f %7.2f GiB %s %s\n", u, p, s, r, r / t, k, ph, f }'
 done
