@@ -1,6 +1,7 @@
 #include "indexing/perfect_hash.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <map>
 #include <memory>
@@ -155,11 +156,36 @@ uint64_t SectorIndex::block_begin(uint32_t block) const {
 
 uint64_t SectorIndex::symmetric_slot(const SymmetricBlock& block, Bitboard free,
                                      Bitboard opponent) const {
-    const Bitboard smallest = classes_->smallest_image(opponent, block.stabiliser);
-    uint64_t r = colex().rank(extract_bits(smallest, free));
-    uint64_t word = block.bitmap_word + r / 64;
-    uint64_t below = canonical_bits_[word] & ((uint64_t{1} << (r % 64)) - 1);
-    return block.first_index + bits_before_[word] + std::popcount(below);
+    return canonical_slot(block,
+                          extract_bits(classes_->smallest_image(opponent, block.stabiliser), free));
+}
+
+PackedBlockIndex::PackedImage::PackedImage(const SymmetryClasses& classes, Bitboard free,
+                                           Bitboard block_free, int first_symmetry,
+                                           int then_symmetry) {
+    std::array<uint32_t, kBytes * 8> of_bit{};
+    int bit = 0;
+    for (Bitboard f = free; f; f &= f - 1) {
+        const int moved =
+            std::countr_zero(classes.transform_point(std::countr_zero(f), first_symmetry));
+        of_bit[bit++] = extract_bits(classes.transform_point(moved, then_symmetry), block_free);
+    }
+    for (int b = 0; b < kBytes; ++b) {
+        bytes_[b][0] = 0;
+        for (uint32_t x = 1; x < 256; ++x)
+            bytes_[b][x] = bytes_[b][x & (x - 1)] | of_bit[8 * b + std::countr_zero(x)];
+    }
+}
+
+PackedBlockIndex::PackedBlockIndex(const SectorIndex& index, const SymmetryClasses::Class& block,
+                                   Bitboard free)
+    : index_(&index), block_(block.rank) {
+    const SymmetryClasses& classes = index.classes();
+    const Bitboard block_free = classes.board().all() & ~block.representative;
+    const uint32_t stabiliser = index.stabiliser_of(block.rank);
+    images_.reserve(std::popcount(stabiliser));
+    for (uint32_t s = stabiliser; s; s &= s - 1)  // the identity, bit 0, first
+        images_.emplace_back(classes, free, block_free, block.symmetry, std::countr_zero(s));
 }
 
 Stones SectorIndex::stones_at(uint64_t index) const {

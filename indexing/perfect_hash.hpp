@@ -16,6 +16,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -225,6 +226,7 @@ class SectorIndex {
     SectorIndex(const SymmetryClasses& classes, int mover_stones, int opponent_stones);
 
     uint64_t size() const { return size_; }
+    const SymmetryClasses& classes() const { return *classes_; }
     int mover_stones() const { return mover_stones_; }
     int opponent_stones() const { return opponent_stones_; }
 
@@ -293,6 +295,21 @@ class SectorIndex {
                                   Bitboard opponent) const {
         return extract_bits(opponent, all_ & ~mover_class.representative);
     }
+    // The index of the position of `block` whose opponent's stones, packed
+    // among the block's free points, are `packed`: in a symmetric block the
+    // smallest of their images under stabiliser_of(block), as only those
+    // have an index.
+    uint64_t index_of_packed(uint32_t block, uint32_t packed) const {
+        if (is_full_block(block)) [[likely]]
+            return block * block_size_ + colex().rank(packed);
+        return canonical_slot(symmetric_block(block), packed);
+    }
+    // The symmetries fixing the representative of `block`'s mover class, as
+    // a mask (SymmetryClasses::smallest_image's): the identity alone for a
+    // full block.
+    uint32_t stabiliser_of(uint32_t block) const {
+        return is_full_block(block) ? 1u : symmetric_block(block).stabiliser;
+    }
 
   private:
     struct SymmetricBlock {
@@ -306,6 +323,14 @@ class SectorIndex {
         return symmetric_blocks_[block - asymmetric_count_];
     }
     uint64_t symmetric_slot(const SymmetricBlock& block, Bitboard free, Bitboard opponent) const;
+    // The slot of canonical opponent stones, packed: the rank of their bit
+    // among the block's bitmap's.
+    uint64_t canonical_slot(const SymmetricBlock& block, uint32_t packed) const {
+        const uint64_t r = colex().rank(packed);
+        const uint64_t word = block.bitmap_word + r / 64;
+        const uint64_t below = canonical_bits_[word] & ((uint64_t{1} << (r % 64)) - 1);
+        return block.first_index + bits_before_[word] + std::popcount(below);
+    }
 
     const SymmetryClasses* classes_;
     const std::vector<Bitboard>* representatives_;
@@ -327,6 +352,59 @@ class SectorIndex {
     // The opponent's stones (packed among the free points) by colex rank: a
     // table of C(free, opponent) entries makes unindexing a lookup.
     std::vector<uint32_t> subset_of_rank_;
+};
+
+// Many sets of the opponent's stones indexed in one block of a sector, each
+// given packed among one set of points, `free`, and moved by the symmetry of
+// the block's mover class (as SectorIndex::index_transformed takes them):
+// the first pass reads a successor block so for every set of a group's free
+// points. The free points' images are tabled a byte at a time, so that a set
+// costs three table loads where index_transformed deposits, transforms and
+// extracts. A symmetric block indexes the smallest of a set's images under
+// the symmetries fixing its representative: one image is tabled for each,
+// and the smallest packed image is the canonical one, as packing keeps the
+// order of sets and those symmetries map the block's free points onto
+// themselves.
+class PackedBlockIndex {
+  public:
+    // `free`'s image under block.symmetry must miss block.representative.
+    PackedBlockIndex(const SectorIndex& index, const SymmetryClasses::Class& block, Bitboard free);
+
+    // How many sets pay for the tables: about as many as their cost in sets
+    // indexed one by one, at half the cost a set in a symmetric block.
+    static uint64_t worth_from(const SectorIndex& index, uint32_t block) {
+        constexpr uint64_t kSetsAnImage = 3 * 256;
+        const int images = std::popcount(index.stabiliser_of(block));
+        return kSetsAnImage * std::max(1, images / 2);
+    }
+
+    uint64_t operator()(uint32_t packed) const {
+        uint32_t smallest = images_[0](packed);
+        for (size_t s = 1; s < images_.size(); ++s)
+            smallest = std::min(smallest, images_[s](packed));
+        return index_->index_of_packed(block_, smallest);
+    }
+
+  private:
+    // The image of a packed set under one symmetry, an OR of its bytes'.
+    class PackedImage {
+      public:
+        PackedImage(const SymmetryClasses& classes, Bitboard free, Bitboard block_free,
+                    int first_symmetry, int then_symmetry);
+        uint32_t operator()(uint32_t packed) const {
+            return bytes_[0][packed & 0xff] | bytes_[1][packed >> 8 & 0xff] |
+                   bytes_[2][packed >> 16 & 0xff];
+        }
+
+      private:
+        static constexpr int kBytes = 3;  // operator() reads three
+        static_assert(kBytes * 8 >= kMaxPoints, "a packed set has a bit per point");
+        uint32_t bytes_[kBytes][256];
+    };
+
+    const SectorIndex* index_;
+    uint32_t block_;
+    std::vector<PackedImage> images_;  // the identity's first
 };
 
 // The number of (mover, opponent) stone placements distinct under the board's

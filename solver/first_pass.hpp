@@ -54,8 +54,7 @@ class FirstPass {
     // learn: the fold is branch-free, and reads its entries as what they
     // are, 0 for a draw and otherwise our distance (the layer of our win or
     // loss, see Distances in unit.hpp), odd for the successor's loss.
-    struct Summary {
-        int turns = 0, internal = 0;
+    struct Successors {
         Entry least_loss = kNoLoss;  // the shortest successor lost: our win's layer
         Entry longest_win = 0;       // the longest successor won: our loss's layer
         bool draw = false;           // some successor is a draw
@@ -68,8 +67,47 @@ class FirstPass {
             longest_win = std::max(longest_win, loss ? Entry{0} : after);
             draw |= after == kDrawEntry;
         }
+        // Successors folded elsewhere: min, max and or do not mind the order
+        // or grouping, so a fold of folds equals the fold of their entries.
+        void add(const Successors& more) {
+            least_loss = std::min(least_loss, more.least_loss);
+            longest_win = std::max(longest_win, more.longest_win);
+            draw |= more.draw;
+        }
         int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
         int floor() const { return longest_win; }
+    };
+    struct Summary : Successors {
+        int turns = 0, internal = 0;
+    };
+    // Views of blocks folded by rank: what the entries of rank r of every
+    // view say together. Three arrays rather than Successors by rank, so
+    // that folding a view in is a few vector instructions per 32 entries
+    // and costs next to nothing beside filling the view.
+    class FoldedViews {
+      public:
+        void reset(size_t size) {
+            least_loss_.assign(size, Successors::kNoLoss);
+            longest_win_.assign(size, 0);
+            draw_.assign(size, 0);
+        }
+        // A view of as many entries as reset gave.
+        void add(const Entry* __restrict view) {
+            Entry* __restrict least_loss = least_loss_.data();
+            Entry* __restrict longest_win = longest_win_.data();
+            Entry* __restrict draw = draw_.data();
+            for (size_t r = 0; r < least_loss_.size(); ++r) {
+                const Entry e = view[r];
+                const bool loss = e & 1;
+                least_loss[r] = std::min(least_loss[r], loss ? e : Successors::kNoLoss);
+                longest_win[r] = std::max(longest_win[r], loss ? Entry{0} : e);
+                draw[r] |= e == kDrawEntry;
+            }
+        }
+        Successors at(uint64_t r) const { return {least_loss_[r], longest_win_[r], draw_[r] != 0}; }
+
+      private:
+        std::vector<Entry> least_loss_, longest_win_, draw_;
     };
 
     // Classes of successors' mover stones. Positions of a sector that
@@ -120,10 +158,12 @@ class FirstPass {
         uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
         uint64_t far_reads = 0, far_writes = 0;      // see stats.hpp
         RegionWrites settled;                        // by the group walk, out of index order
-        // A group's views (settle_group.cpp), and what decides whether
+        // A group's views (settle_group.cpp): the quiet placements' block,
+        // and its removals' blocks folded by rank; and what decides whether
         // its removals are read through views: the placements that close a
         // mill a position of the sector (closing_rate).
-        std::vector<Entry> quiet_view, removal_views;
+        std::vector<Entry> quiet_view, removal_view;
+        FoldedViews removal_views;
         double closing_rate;
         TableCache tables;
         ClassCache classes;
@@ -165,12 +205,13 @@ class FirstPass {
     template <typename Turns>
     uint64_t settle_group(const UnitSector& sector, const Group& group, Batch& batch,
                           Turns&& turns);
+    template <typename Put>
     void fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
-                   Bitboard free, int stones, Entry* view) const;
+                   Bitboard free, int stones, Put&& put) const;
     const Entry* view_quiet_block(const Group& group, const SolvedSectors::Table& table, int stones,
                                   Batch& batch) const;
-    const Entry* view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
-                                     int stones, Batch& batch) const;
+    const FoldedViews* view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
+                                           int stones, Batch& batch) const;
     double closing_rate(const UnitSector& sector) const;
     uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);

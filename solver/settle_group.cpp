@@ -96,7 +96,8 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
 // order of the group's stones, which is random within the block: read so,
 // the block missed the cache once a line (fill_view was a fifth of a
 // twelve placement unit's time, two fifths of that on loading an entry).
-// It paid together with PackedImage, not alone (docs/performance.md).
+// It paid together with the packed images of PackedBlockIndex, not alone
+// (docs/performance.md).
 static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
     const auto* begin =
         reinterpret_cast<const char*>(table.entries.data() + table.index->block_begin(block));
@@ -105,64 +106,30 @@ static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
     for (const char* line = begin; line < end; line += kCacheLine) __builtin_prefetch(line);
 }
 
-// The group's free points, packed, into the free points of a full block
-// of a successor sector, packed: the block's symmetry maps the one set
-// into the other, so the image of a packed set is the OR of its bytes'.
-// Three table loads then replace deposit, transform and extract.
-class PackedImage {
-  public:
-    // Its tables cost about as much as imaging as many sets one by one.
-    static constexpr uint64_t kWorthFrom = 3 * 256;
-
-    PackedImage(const SymmetryClasses& classes, const SymmetryClasses::Class& block,
-                Bitboard free) {
-        const Bitboard block_free = classes.board().all() & ~block.representative;
-        std::array<uint32_t, kBytes * 8> of_bit{};
-        int bit = 0;
-        for (Bitboard f = free; f; f &= f - 1)
-            of_bit[bit++] = extract_bits(
-                classes.transform_point(std::countr_zero(f), block.symmetry), block_free);
-        for (int b = 0; b < kBytes; ++b)
-            for (uint32_t x = 1; x < 256; ++x)
-                bytes_[b][x] = bytes_[b][x & (x - 1)] | of_bit[8 * b + std::countr_zero(x)];
-    }
-    uint32_t operator()(uint32_t packed) const {
-        return bytes_[0][packed & 0xff] | bytes_[1][packed >> 8 & 0xff] |
-               bytes_[2][packed >> 16 & 0xff];
-    }
-
-  private:
-    static constexpr int kBytes = 3;  // operator() reads three
-    static_assert(kBytes * 8 >= kMaxPoints, "a packed set has a bit per point");
-    uint32_t bytes_[kBytes][256] = {};
-};
-
-// Views of a successor block in the group's terms: view[r] is the value
-// of the successor whose opponent (the mover with a stone placed,
-// `stones` stones) is the set of colex rank r among the group's free
-// points. Every position of the group reads its placements' successors
-// there with one colex rank each, its stones packed once, rather than
-// ranking each successor through the index, moved by its class's symmetry.
-// Filling a view ranks each of its entries once: in a full block, where
-// the entry is at the colex rank of its stones packed, through the
-// PackedImage of the group's free points; in a symmetric one through the
-// index.
+// Views of a successor block in the group's terms: put(r, entry) for the
+// successor whose opponent (the mover with a stone placed, `stones`
+// stones) is the set of colex rank r among the group's free points. Every
+// position of the group reads its placements' successors there with one
+// colex rank each, its stones packed once, rather than ranking each
+// successor through the index, moved by its class's symmetry. Filling a
+// view ranks each of its entries once, through a PackedBlockIndex of the
+// group's free points where there are enough of them.
+template <typename Put>
 void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
-                          Bitboard free, int stones, Entry* view) const {
+                          Bitboard free, int stones, Put&& put) const {
     const SectorIndex& index = *table.index;
     prefetch_block(table, block.rank);
     const uint64_t count = binomial[std::popcount(free)][stones];
     uint32_t packed = (uint32_t{1} << stones) - 1;
-    if (index.is_full_block(block.rank) && count >= PackedImage::kWorthFrom) {
-        const PackedImage image(classes_, block, free);
-        const Entry* entries = table.entries.data() + index.block_begin(block.rank);
+    if (count >= PackedBlockIndex::worth_from(index, block.rank)) {
+        const PackedBlockIndex at(index, block, free);
         for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-            view[r] = entries[colex().rank(image(packed))];
+            put(r, table.entries[at(packed)]);
         return;
     }
     for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-        view[r] = table.entries[index.index_transformed(
-            block, classes_.transform(deposit_bits(packed, free), block.symmetry))];
+        put(r, table.entries[index.index_transformed(
+                   block, classes_.transform(deposit_bits(packed, free), block.symmetry))]);
 }
 
 // The view of the quiet placements' block: the block itself when it is
@@ -181,18 +148,22 @@ const Entry* FirstPass::view_quiet_block(const Group& group, const SolvedSectors
         return table.entries.data() + index.block_begin(block);
     }
     batch.quiet_view.resize(binomial[std::popcount(group.free)][stones]);
-    fill_view(table, group.opponent_class, group.free, stones, batch.quiet_view.data());
-    return batch.quiet_view.data();
+    Entry* view = batch.quiet_view.data();
+    fill_view(table, group.opponent_class, group.free, stones,
+              [view](uint64_t r, Entry e) { view[r] = e; });
+    return view;
 }
 
-// The views of the blocks the group's removals lead into, one after
-// another in removable order, or null. A view costs about one read through
-// the index for each of its entries, and each read from it saves about
-// one: unless options ask otherwise, views are filled when the group's
-// removals are expected to read each entry once or more, at the sector's
-// rate of placements that close a mill (closing_rate).
-const Entry* FirstPass::view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
-                                            int stones, Batch& batch) const {
+// The views of the blocks the group's removals lead into, folded by rank,
+// so that a placement that closes a mill reads one rank, not one a
+// removable stone; or null. A view costs about one read through the index
+// for each of its entries, and each read from it saves about one: unless
+// options ask otherwise, views are filled when the group's removals are
+// expected to read each entry once or more, at the sector's rate of
+// placements that close a mill (closing_rate).
+const FirstPass::FoldedViews* FirstPass::view_removal_blocks(const Group& group,
+                                                             const SolvedSectors::Table& table,
+                                                             int stones, Batch& batch) const {
     const int free_points = std::popcount(group.free);
     const uint64_t entries = binomial[free_points][stones];
     const uint64_t positions =
@@ -204,11 +175,15 @@ const Entry* FirstPass::view_removal_blocks(const Group& group, const SolvedSect
         (removal_walk_ == RemovalWalk::automatic && !pay))
         return nullptr;
     batch.far_reads += entries * group.removal_count;  // see stats.hpp
-    batch.removal_views.resize(entries * group.removal_count);
-    Entry* view = batch.removal_views.data();
-    for (Bitboard r = group.removable; r; r &= r - 1, view += entries)
-        fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones, view);
-    return batch.removal_views.data();
+    batch.removal_view.resize(entries);
+    batch.removal_views.reset(entries);
+    Entry* view = batch.removal_view.data();
+    for (Bitboard r = group.removable; r; r &= r - 1) {
+        fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones,
+                  [view](uint64_t rank, Entry e) { view[rank] = e; });
+        batch.removal_views.add(view);
+    }
+    return &batch.removal_views;
 }
 
 // Placements: one that closes no mill leads into the block of the
@@ -229,9 +204,8 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
     const bool may_close = sector.key.mover_on_board >= 2 && group.removal_count > 0;
     const SolvedSectors::Table* removal_table =
         may_close && !full ? targets.removal.get(solved_) : nullptr;
-    const Entry* removal_views =
+    const FoldedViews* removal_views =
         removal_table ? view_removal_blocks(group, *removal_table, placed, batch) : nullptr;
-    const uint64_t view_size = binomial[std::popcount(group.free)][placed];
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
     return settle_group(
         sector, group, batch,
@@ -270,12 +244,8 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                      packed &= packed - 1)
                     summary.add(quiet_view[colex().rank(packed_mine | (packed & -packed))]);
             if (removal_views)
-                for (Bitboard packed = extract_bits(loud, group.free); packed;
-                     packed &= packed - 1) {
-                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
-                    for (int k = 0; k < group.removal_count; ++k)
-                        summary.add(removal_views[k * view_size + rank]);
-                }
+                for (Bitboard packed = extract_bits(loud, group.free); packed; packed &= packed - 1)
+                    summary.add(removal_views->at(colex().rank(packed_mine | (packed & -packed))));
         });
 }
 

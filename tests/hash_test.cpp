@@ -226,6 +226,54 @@ TEST(Hash, FullBlockSlotsAreWhereTheIndexWalkPutsPositions) {
     }
 }
 
+// The first pass reads a successor block through a PackedBlockIndex of a
+// group's free points (the board less the opponent's stones O): the block
+// of O's class after a quiet placement, of O less a stone r after a
+// removal. It must index every set of those points as index_transformed
+// does, in full blocks and symmetric ones, on every board.
+TEST(Hash, PackedBlockIndexAgreesWithIndexTransformedInEveryKindOfBlock) {
+    std::mt19937_64 rng(11);
+    for (const Board* board : all_boards()) {
+        const SymmetryClasses& classes = symmetry_classes(*board);
+        uint64_t full = 0, symmetric = 0;  // sets checked in blocks of each kind
+        auto expect_agree = [&](Bitboard free, Bitboard block_set, int stones) {
+            const SectorIndex& index = sector_index(*board, std::popcount(block_set), stones);
+            const SymmetryClasses::Class block = classes.class_of(block_set);
+            const PackedBlockIndex at(index, block, free);
+            const uint64_t count = binomial[std::popcount(free)][stones];
+            uint32_t packed = (uint32_t{1} << stones) - 1;
+            for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
+                ASSERT_EQ(at(packed),
+                          index.index_transformed(
+                              block, classes.transform(deposit_bits(packed, free), block.symmetry)))
+                    << board->name << " block set " << block_set << " free " << free;
+            (index.is_full_block(block.rank) ? full : symmetric) += count;
+        };
+        for (int o = 1; o <= 5; ++o) {
+            // Groups of every symmetric class of o stones (ranked last) up
+            // to a dozen, a few asymmetric ones, and a set that is no
+            // class's representative.
+            const std::vector<Bitboard>& reps = classes.representatives(o);
+            std::vector<Bitboard> groups;
+            for (uint32_t c = 0, taken = 0; c < reps.size(); ++c)
+                if (classes.stabiliser(o, c) != 1 && taken++ < 12) groups.push_back(reps[c]);
+            for (int i = 0; i < 3; ++i) groups.push_back(reps[rng() % reps.size()]);
+            groups.push_back(random_stones(rng, *board, o, 0).mover);
+            for (Bitboard opponent : groups) {
+                const Bitboard free = board->all() & ~opponent;
+                for (int stones = 1; stones <= 4 && stones <= std::popcount(free); ++stones) {
+                    expect_agree(free, opponent, stones);
+                    if (o >= 2)
+                        for (Bitboard r = opponent; r; r &= r - 1)
+                            expect_agree(free, opponent & ~(r & -r), stones);
+                }
+            }
+        }
+        EXPECT_GT(full, 1000u) << board->name;
+        EXPECT_GT(symmetric, 1000u) << board->name;
+    }
+}
+
 TEST(Hash, SectorKeysPrintAndParse) {
     SectorKey key{9, 8, 0, 1};
     EXPECT_EQ(to_string(key), "9-8-0-1");
