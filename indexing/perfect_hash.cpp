@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -181,6 +182,7 @@ PackedBlockIndex::PackedBlockIndex(const SectorIndex& index, const SymmetryClass
                                    Bitboard free)
     : index_(&index), block_(block.rank) {
     const SymmetryClasses& classes = index.classes();
+    assert((classes.transform(free, block.symmetry) & block.representative) == 0);
     const Bitboard block_free = classes.board().all() & ~block.representative;
     const uint32_t stabiliser = index.stabiliser_of(block.rank);
     images_.reserve(std::popcount(stabiliser));

@@ -359,8 +359,8 @@ class SectorIndex {
 // the block's mover class (as SectorIndex::index_transformed takes them):
 // the first pass reads a successor block so for every set of a group's free
 // points. The free points' images are tabled a byte at a time, so that a set
-// costs three table loads where index_transformed deposits, transforms and
-// extracts. A symmetric block indexes the smallest of a set's images under
+// costs three table loads an image where index_transformed deposits,
+// transforms and extracts. A symmetric block indexes the smallest of a set's images under
 // the symmetries fixing its representative: one image is tabled for each,
 // and the smallest packed image is the canonical one, as packing keeps the
 // order of sets and those symmetries map the block's free points onto
@@ -370,12 +370,13 @@ class PackedBlockIndex {
     // `free`'s image under block.symmetry must miss block.representative.
     PackedBlockIndex(const SectorIndex& index, const SymmetryClasses::Class& block, Bitboard free);
 
-    // How many sets pay for the tables: about as many as their cost in sets
-    // indexed one by one, at half the cost a set in a symmetric block.
+    // How many sets pay for the tables. An image's tables cost about as
+    // much as indexing one set a table entry through the index; a set of a
+    // symmetric block costs about twice a full block's there, so its images
+    // pay after half as many sets each.
     static uint64_t worth_from(const SectorIndex& index, uint32_t block) {
-        constexpr uint64_t kSetsAnImage = 3 * 256;
         const int images = std::popcount(index.stabiliser_of(block));
-        return kSetsAnImage * std::max(1, images / 2);
+        return PackedImage::kEntries * std::max(1, images / 2);
     }
 
     uint64_t operator()(uint32_t packed) const {
@@ -396,8 +397,10 @@ class PackedBlockIndex {
                    bytes_[2][packed >> 16 & 0xff];
         }
 
-      private:
         static constexpr int kBytes = 3;  // operator() reads three
+        static constexpr uint64_t kEntries = kBytes * 256;
+
+      private:
         static_assert(kBytes * 8 >= kMaxPoints, "a packed set has a bit per point");
         uint32_t bytes_[kBytes][256];
     };

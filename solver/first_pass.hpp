@@ -159,9 +159,10 @@ class FirstPass {
         uint64_t far_reads = 0, far_writes = 0;      // see stats.hpp
         RegionWrites settled;                        // by the group walk, out of index order
         // A group's views (settle_group.cpp): the quiet placements' block,
-        // and its removals' blocks folded by rank; and what decides whether
-        // its removals are read through views: the placements that close a
-        // mill a position of the sector (closing_rate).
+        // its removals' blocks one at a time and those folded by rank; and
+        // what decides whether its removals are read through views: the
+        // placements that close a mill a position of the sector
+        // (closing_rate).
         std::vector<Entry> quiet_view, removal_view;
         FoldedViews removal_views;
         double closing_rate;
@@ -205,9 +206,8 @@ class FirstPass {
     template <typename Turns>
     uint64_t settle_group(const UnitSector& sector, const Group& group, Batch& batch,
                           Turns&& turns);
-    template <typename Put>
     void fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
-                   Bitboard free, int stones, Put&& put) const;
+                   Bitboard free, int stones, Entry* view) const;
     const Entry* view_quiet_block(const Group& group, const SolvedSectors::Table& table, int stones,
                                   Batch& batch) const;
     const FoldedViews* view_removal_blocks(const Group& group, const SolvedSectors::Table& table,

@@ -106,17 +106,16 @@ static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
     for (const char* line = begin; line < end; line += kCacheLine) __builtin_prefetch(line);
 }
 
-// Views of a successor block in the group's terms: put(r, entry) for the
-// successor whose opponent (the mover with a stone placed, `stones`
+// Views of a successor block in the group's terms: view[r] is the value of
+// the successor whose opponent (the mover with a stone placed, `stones`
 // stones) is the set of colex rank r among the group's free points. Every
 // position of the group reads its placements' successors there with one
 // colex rank each, its stones packed once, rather than ranking each
 // successor through the index, moved by its class's symmetry. Filling a
 // view ranks each of its entries once, through a PackedBlockIndex of the
 // group's free points where there are enough of them.
-template <typename Put>
 void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
-                          Bitboard free, int stones, Put&& put) const {
+                          Bitboard free, int stones, Entry* view) const {
     const SectorIndex& index = *table.index;
     prefetch_block(table, block.rank);
     const uint64_t count = binomial[std::popcount(free)][stones];
@@ -124,12 +123,12 @@ void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClass
     if (count >= PackedBlockIndex::worth_from(index, block.rank)) {
         const PackedBlockIndex at(index, block, free);
         for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-            put(r, table.entries[at(packed)]);
+            view[r] = table.entries[at(packed)];
         return;
     }
     for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-        put(r, table.entries[index.index_transformed(
-                   block, classes_.transform(deposit_bits(packed, free), block.symmetry))]);
+        view[r] = table.entries[index.index_transformed(
+            block, classes_.transform(deposit_bits(packed, free), block.symmetry))];
 }
 
 // The view of the quiet placements' block: the block itself when it is
@@ -148,10 +147,8 @@ const Entry* FirstPass::view_quiet_block(const Group& group, const SolvedSectors
         return table.entries.data() + index.block_begin(block);
     }
     batch.quiet_view.resize(binomial[std::popcount(group.free)][stones]);
-    Entry* view = batch.quiet_view.data();
-    fill_view(table, group.opponent_class, group.free, stones,
-              [view](uint64_t r, Entry e) { view[r] = e; });
-    return view;
+    fill_view(table, group.opponent_class, group.free, stones, batch.quiet_view.data());
+    return batch.quiet_view.data();
 }
 
 // The views of the blocks the group's removals lead into, folded by rank,
@@ -177,11 +174,10 @@ const FirstPass::FoldedViews* FirstPass::view_removal_blocks(const Group& group,
     batch.far_reads += entries * group.removal_count;  // see stats.hpp
     batch.removal_view.resize(entries);
     batch.removal_views.reset(entries);
-    Entry* view = batch.removal_view.data();
     for (Bitboard r = group.removable; r; r &= r - 1) {
         fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones,
-                  [view](uint64_t rank, Entry e) { view[rank] = e; });
-        batch.removal_views.add(view);
+                  batch.removal_view.data());
+        batch.removal_views.add(batch.removal_view.data());
     }
     return &batch.removal_views;
 }
