@@ -210,8 +210,13 @@ class FirstPass {
                    Bitboard free, int stones, Entry* view) const;
     const Entry* view_quiet_block(const Group& group, const SolvedSectors::Table& table, int stones,
                                   Batch& batch) const;
-    const FoldedViews* view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
-                                           int stones, Batch& batch) const;
+    struct RemovalViews {
+        const Entry* views = nullptr;  // one a removable stone, `size` entries each
+        const FoldedViews* folded = nullptr;
+        uint64_t size = 0;
+    };
+    RemovalViews view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
+                                     int stones, Batch& batch) const;
     double closing_rate(const UnitSector& sector) const;
     uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);

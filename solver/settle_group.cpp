@@ -151,16 +151,17 @@ const Entry* FirstPass::view_quiet_block(const Group& group, const SolvedSectors
     return batch.quiet_view.data();
 }
 
-// The views of the blocks the group's removals lead into, folded by rank,
-// so that a placement that closes a mill reads one rank, not one a
-// removable stone; or null. A view costs about one read through the index
-// for each of its entries, and each read from it saves about one: unless
-// options ask otherwise, views are filled when the group's removals are
-// expected to read each entry once or more, at the sector's rate of
-// placements that close a mill (closing_rate).
-const FirstPass::FoldedViews* FirstPass::view_removal_blocks(const Group& group,
-                                                             const SolvedSectors::Table& table,
-                                                             int stones, Batch& batch) const {
+// The views of the blocks the group's removals lead into, one a removable
+// stone or, where placements read each entry often, folded by rank so that
+// a placement that closes a mill reads one rank, not one a removable stone;
+// or none. A view costs about one read through the index for each of its
+// entries, and each read from it saves about one: unless options ask
+// otherwise, views are filled when the group's removals are expected to
+// read each entry once or more, at the sector's rate of placements that
+// close a mill (closing_rate).
+FirstPass::RemovalViews FirstPass::view_removal_blocks(const Group& group,
+                                                       const SolvedSectors::Table& table,
+                                                       int stones, Batch& batch) const {
     const int free_points = std::popcount(group.free);
     const uint64_t entries = binomial[free_points][stones];
     const uint64_t positions =
@@ -170,8 +171,24 @@ const FirstPass::FoldedViews* FirstPass::view_removal_blocks(const Group& group,
         batch.closing_rate * static_cast<double>(positions) >= static_cast<double>(entries);
     if (removal_walk_ == RemovalWalk::through_index ||
         (removal_walk_ == RemovalWalk::automatic && !pay))
-        return nullptr;
+        return {};
     batch.far_reads += entries * group.removal_count;  // see stats.hpp
+    // Folding pays where placements read each entry twice or more: below,
+    // the fold's arrays cost more than the reads they save and push the
+    // quiet placements' block out of the cache (twelve's 6-8-3-3 +25%,
+    // 5-7-4-4 +35% when every group folded; docs/performance.md).
+    constexpr double kFoldFrom = 2;
+    const bool fold = removal_walk_ == RemovalWalk::through_folded_views ||
+                      (removal_walk_ == RemovalWalk::automatic &&
+                       batch.closing_rate * static_cast<double>(positions) >=
+                           kFoldFrom * static_cast<double>(entries));
+    if (!fold) {
+        batch.removal_view.resize(entries * group.removal_count);
+        Entry* view = batch.removal_view.data();
+        for (Bitboard r = group.removable; r; r &= r - 1, view += entries)
+            fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones, view);
+        return {.views = batch.removal_view.data(), .size = entries};
+    }
     batch.removal_view.resize(entries);
     batch.removal_views.reset(entries);
     for (Bitboard r = group.removable; r; r &= r - 1) {
@@ -179,7 +196,7 @@ const FirstPass::FoldedViews* FirstPass::view_removal_blocks(const Group& group,
                   batch.removal_view.data());
         batch.removal_views.add(batch.removal_view.data());
     }
-    return &batch.removal_views;
+    return {.folded = &batch.removal_views};
 }
 
 // Placements: one that closes no mill leads into the block of the
@@ -200,8 +217,9 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
     const bool may_close = sector.key.mover_on_board >= 2 && group.removal_count > 0;
     const SolvedSectors::Table* removal_table =
         may_close && !full ? targets.removal.get(solved_) : nullptr;
-    const FoldedViews* removal_views =
-        removal_table ? view_removal_blocks(group, *removal_table, placed, batch) : nullptr;
+    const RemovalViews removal =
+        removal_table ? view_removal_blocks(group, *removal_table, placed, batch) : RemovalViews{};
+    const bool removal_viewed = removal.views || removal.folded;
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
     return settle_group(
         sector, group, batch,
@@ -214,7 +232,7 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
             // The removals' successors read through the index are spread
             // over their blocks: rank and prefetch them first, to be read
             // (by settle_group) when all are loading.
-            if (loud && removal_table && !removal_views) {
+            if (loud && removal_table && !removal_viewed) {
                 reads.table = removal_table;
                 for (Bitboard r = group.removable; r; r &= r - 1) {
                     const int point = std::countr_zero(r);
@@ -239,9 +257,16 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                 for (Bitboard packed = extract_bits(quiet, group.free); packed;
                      packed &= packed - 1)
                     summary.add(quiet_view[colex().rank(packed_mine | (packed & -packed))]);
-            if (removal_views)
+            if (removal.folded)
                 for (Bitboard packed = extract_bits(loud, group.free); packed; packed &= packed - 1)
-                    summary.add(removal_views->at(colex().rank(packed_mine | (packed & -packed))));
+                    summary.add(removal.folded->at(colex().rank(packed_mine | (packed & -packed))));
+            else if (removal.views)
+                for (Bitboard packed = extract_bits(loud, group.free); packed;
+                     packed &= packed - 1) {
+                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
+                    for (int k = 0; k < group.removal_count; ++k)
+                        summary.add(removal.views[k * removal.size + rank]);
+                }
         });
 }
 

@@ -49,9 +49,10 @@ enum class MovingWalk {
 // successors of placements that remove a stone. Both give the same values;
 // they differ in cost.
 enum class RemovalWalk {
-    automatic,      // through views where the sector's sampled rate of mills says they pay
-    through_index,  // each successor ranked through its sector's index
-    through_views,  // each block the group's removals lead into copied in the group's terms
+    automatic,             // through views where the sector's sampled rate of mills says they pay
+    through_index,         // each successor ranked through its sector's index
+    through_views,         // each block the group's removals lead into copied in the group's terms
+    through_folded_views,  // those views folded by rank, read once a placement
 };
 
 struct SolveOptions {

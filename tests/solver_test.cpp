@@ -1101,8 +1101,8 @@ TEST(SolverSlow, PlacementSectorsAreTheSameWithRemovalsReadThroughTheIndexOrView
     for (const char* name : {"five", "six"}) {
         std::map<RemovalWalk, std::map<std::string, std::string>> files;
         std::map<RemovalWalk, uint64_t> far_reads;
-        for (RemovalWalk walk :
-             {RemovalWalk::through_index, RemovalWalk::through_views, RemovalWalk::automatic}) {
+        for (RemovalWalk walk : {RemovalWalk::through_index, RemovalWalk::through_views,
+                                 RemovalWalk::through_folded_views, RemovalWalk::automatic}) {
             TempDir dir("removal-walk");
             SolveOptions options = quiet_options(dir.path());
             options.threads = 2;
@@ -1116,6 +1116,8 @@ TEST(SolverSlow, PlacementSectorsAreTheSameWithRemovalsReadThroughTheIndexOrView
         const auto& expected = files[RemovalWalk::through_index];
         EXPECT_GE(expected.size(), 50u) << name;
         EXPECT_TRUE(files[RemovalWalk::through_views] == expected) << name << " through views";
+        EXPECT_TRUE(files[RemovalWalk::through_folded_views] == expected)
+            << name << " through folded views";
         EXPECT_TRUE(files[RemovalWalk::automatic] == expected) << name << " automatic";
         EXPECT_NE(far_reads[RemovalWalk::through_views], far_reads[RemovalWalk::through_index])
             << name;
