@@ -167,8 +167,10 @@ FirstPass::RemovalViews FirstPass::view_removal_blocks(const Group& group,
     const uint64_t positions =
         binomial[free_points][stones - 1] /
         std::popcount(classes_.stabiliser(std::popcount(group.opponent), group.number));
-    const bool pay =
-        batch.closing_rate * static_cast<double>(positions) >= static_cast<double>(entries);
+    // The group's expected reads of each entry of a view.
+    const double reads_an_entry =
+        batch.closing_rate * static_cast<double>(positions) / static_cast<double>(entries);
+    const bool pay = reads_an_entry >= 1;
     if (removal_walk_ == RemovalWalk::through_index ||
         (removal_walk_ == RemovalWalk::automatic && !pay))
         return {};
@@ -179,9 +181,7 @@ FirstPass::RemovalViews FirstPass::view_removal_blocks(const Group& group,
     // 5-7-4-4 +35% when every group folded; docs/performance.md).
     constexpr double kFoldFrom = 2;
     const bool fold = removal_walk_ == RemovalWalk::through_folded_views ||
-                      (removal_walk_ == RemovalWalk::automatic &&
-                       batch.closing_rate * static_cast<double>(positions) >=
-                           kFoldFrom * static_cast<double>(entries));
+                      (removal_walk_ == RemovalWalk::automatic && reads_an_entry >= kFoldFrom);
     if (!fold) {
         batch.removal_view.resize(entries * group.removal_count);
         Entry* view = batch.removal_view.data();
