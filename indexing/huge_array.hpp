@@ -7,6 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -109,6 +110,25 @@ class HugeArray {
                                                     {free.pool, free.bytes});
         result.size_ = std::exchange(size_, 0);
         return result;
+    }
+
+    // The array cut in two at element `at`, whose bytes begin a huge page:
+    // each part owns its pages and frees them alone. The first keeps its
+    // first `first_size` elements (the elements up to `at` that it holds;
+    // at most `at`).
+    std::pair<HugeArray, HugeArray> split(size_t at, size_t first_size) && {
+        if (at * sizeof(T) % kHugePage != 0 || at > size_ || first_size > at)
+            throw std::logic_error("HugeArray split off a huge page's start");
+        const Free free = data_.get_deleter();
+        T* const memory = data_.release();
+        const size_t first_bytes = at * sizeof(T);
+        std::pair<HugeArray, HugeArray> parts;
+        if (first_bytes > 0) parts.first.data_ = Owner(memory, {free.pool, first_bytes});
+        if (free.bytes > first_bytes)
+            parts.second.data_ = Owner(memory + at, {free.pool, free.bytes - first_bytes});
+        parts.first.size_ = first_size;
+        parts.second.size_ = std::exchange(size_, 0) - at;
+        return parts;
     }
 
   private:

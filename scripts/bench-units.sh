@@ -12,7 +12,8 @@
 #
 # A moving-phase unit is named by one of its sectors' board counts (7-8 means
 # 7-8-0-0 with 8-7-0-0), a placement sector by its key (7-7-1-1); the variant
-# is read from DB's file names.
+# is read from DB's file names. Sectors joined by + are solved as one unit
+# (8-8-2-2+8-8-2-1, with SOLVE_FLAGS=--sibling-walk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=$(realpath "${1:?usage: scripts/bench-units.sh DB [THREADS] UNIT...}")
@@ -34,7 +35,9 @@ printf "%-6s %14s %9s %9s %12s %10s %7s %7s %7s %7s %7s %s\n" unit positions sec
     "M pos/s/core" peak "1st" push pull cand write files
 for unit in "$@"; do
     IFS=- read -r a b c d <<<"$unit"
-    if [[ -n $c ]]; then  # a sector key: one placement sector
+    if [[ $unit == *+* ]]; then  # sectors solved as one unit (siblings: --sibling-walk)
+        IFS=+ read -ra sectors <<<"$unit"
+    elif [[ -n $c ]]; then  # a sector key: one placement sector
         sectors=("$unit")
     else
         sectors=("$a-$b-0-0")
@@ -46,7 +49,7 @@ for unit in "$@"; do
         [[ -e $db/${variant}_$s.mdb ]] || { echo "$db has no sector $s" >&2; exit 1; }
         rm "$scratch/${variant}_$s.mdb"
     done
-    "$morris" solve --variant "$variant" --db "$scratch" --sectors "${sectors[0]}" \
+    "$morris" solve --variant "$variant" --db "$scratch" --sectors "$(IFS=,; echo "${sectors[*]}")" \
         --threads "$threads" --no-progress --stats ${SOLVE_FLAGS:-} >"$scratch/log" 2>&1 || { cat "$scratch/log" >&2; exit 1; }
     positions=0
     for s in "${sectors[@]}"; do

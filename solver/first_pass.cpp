@@ -33,9 +33,11 @@ constexpr struct { int num, den; } kCrowded{12, 24};
 // close a mill read solved sectors, at random. On a crowded board, where
 // those are many, it walks by opponent too (moves_by_group).
 void FirstPass::run() {
-    Progress progress(unit_.label("first pass"), unit_.size, progress_);
+    Progress progress(unit_.label("first pass"), unit_.positions, progress_);
     for (size_t s = 0; s < unit_.sectors.size(); ++s) {
         const UnitSector& sector = unit_.sectors[s];
+        const bool with_next = walked_with_next(s);
+        const size_t walked = with_next ? 2 : 1;
         const SectorIndex& index = *sector.index;
         const bool moving_groups = moves_by_group(sector.key);
         const bool by_opponent = sector.key.mover_in_hand > 0 || moving_groups;
@@ -66,9 +68,13 @@ void FirstPass::run() {
                     if (++batch.count == Batch::kSize) settle(batch);
                     ++visited;
                 };
-                if (grouped)
+                if (with_next)
                     for (uint32_t c = first; c < last; ++c)
-                        visited += settle_placement_group(sector, c, batch);
+                        visited += settle_placement_group(
+                            Siblings<2>{&sector, &unit_.sectors[s + 1]}, c, batch);
+                else if (grouped)
+                    for (uint32_t c = first; c < last; ++c)
+                        visited += settle_placement_group(Siblings<1>{&sector}, c, batch);
                 else if (moving_groups)
                     for (uint32_t c = first; c < last; ++c)
                         visited += settle_moving_group(sector, c, batch);
@@ -85,16 +91,27 @@ void FirstPass::run() {
                 merge(unit_.decided, batch.decided);
                 merge(unit_.candidates, batch.candidates);
                 unit_.internal_turns[s] += batch.internal_turns;
-                unit_.undecided[s] += batch.undecided;
+                for (size_t k = 0; k < walked; ++k) unit_.undecided[s + k] += batch.undecided[k];
                 unit_.stats.first_pass.far_reads += batch.far_reads;
                 unit_.stats.first_pass.far_writes += batch.far_writes;
             }
         }
+        s += walked - 1;
     }
     if (out_of_range_)
         throw std::runtime_error(unit_.label("") +
                                  "has more turns or longer distances than the "
                                  "solver's 16-bit state holds");
+}
+
+// Whether the unit's sector s is walked together with the next: a unit of
+// two sectors that only place is two siblings (sibling_units), which differ
+// only in the stones in hand.
+bool FirstPass::walked_with_next(size_t s) const {
+    if (!unit_.only_placements || s + 1 >= unit_.sectors.size()) return false;
+    const SectorKey &a = unit_.sectors[s].key, &b = unit_.sectors[s + 1].key;
+    return a.mover_on_board == b.mover_on_board && a.opponent_on_board == b.opponent_on_board &&
+           settles_by_group(a) && settles_by_group(b);
 }
 
 // Whether a sector's positions may be settled a group at a time: every

@@ -48,6 +48,10 @@ class FirstPass {
     void run();
 
   private:
+    // Sibling placement sectors (one unit, see walked_with_next) share
+    // their index and their children's indexes: one walk settles both.
+    static constexpr size_t kMostSiblings = 2;
+
     // What one position's turns into solved sectors say, folded as they come
     // from their entries as SolvedSectors holds them. Whether a successor is
     // a win, a loss or a draw is data, not a pattern the branch predictor can
@@ -155,16 +159,18 @@ class FirstPass {
         Summary summary[kSize];
         std::vector<Lookup> lookups;
         Layers decided, candidates;
-        uint64_t internal_turns = 0, undecided = 0;  // of the batch's sector so far
-        uint64_t far_reads = 0, far_writes = 0;      // see stats.hpp
-        RegionWrites settled;                        // by the group walk, out of index order
-        // A group's views (settle_group.cpp): the quiet placements' block,
-        // its removals' blocks one at a time and those folded by rank; and
-        // what decides whether its removals are read through views: the
-        // placements that close a mill a position of the sector
-        // (closing_rate).
-        std::vector<Entry> quiet_view, removal_view;
-        FoldedViews removal_views;
+        uint64_t internal_turns = 0;  // of the batch's sector so far
+        // Of the batch's sector, and of its sibling when walked together.
+        std::array<uint64_t, kMostSiblings> undecided{};
+        uint64_t far_reads = 0, far_writes = 0;  // see stats.hpp
+        RegionWrites settled;                    // by the group walk, out of index order
+        // A group's views (settle_group.cpp), a set for each sibling: the
+        // quiet placements' block, its removals' blocks one at a time and
+        // those folded by rank; and what decides whether its removals are
+        // read through views: the placements that close a mill a position
+        // of the sector (closing_rate).
+        std::array<std::vector<Entry>, kMostSiblings> quiet_view, removal_view;
+        std::array<FoldedViews, kMostSiblings> removal_views;
         double closing_rate;
         TableCache tables;
         ClassCache classes;
@@ -198,28 +204,39 @@ class FirstPass {
         return {{k, /*placed=*/true, /*removed=*/0}, {k, /*placed=*/true, /*removed=*/1}};
     }
 
-    // One group's positions settled; the placement and moving policies
-    // (settle_group.cpp) list their turns.
+    // One group's positions settled, of one sector or of siblings walked
+    // together; the placement and moving policies (settle_group.cpp) list
+    // their turns.
+    template <size_t N>
+    using Siblings = std::array<const UnitSector*, N>;
+    template <size_t N>
+    using Tables = std::array<const SolvedSectors::Table*, N>;
     struct Group;
+    template <size_t N>
     struct RemovalReads;
     Group group_of(const UnitSector& sector, uint32_t c) const;
-    template <typename Turns>
-    uint64_t settle_group(const UnitSector& sector, const Group& group, Batch& batch,
+    template <size_t N, typename Turns>
+    uint64_t settle_group(const Siblings<N>& sectors, const Group& group, Batch& batch,
                           Turns&& turns);
-    void fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
-                   Bitboard free, int stones, Entry* view) const;
-    const Entry* view_quiet_block(const Group& group, const SolvedSectors::Table& table, int stones,
-                                  Batch& batch) const;
+    template <size_t N>
+    void fill_views(const Tables<N>& tables, const SymmetryClasses::Class& block, Bitboard free,
+                    int stones, const std::array<Entry*, N>& views) const;
+    template <size_t N>
+    std::array<const Entry*, N> view_quiet_block(const Group& group, const Tables<N>& tables,
+                                                 int stones, Batch& batch) const;
     struct RemovalViews {
         const Entry* views = nullptr;  // one a removable stone, `size` entries each
         const FoldedViews* folded = nullptr;
         uint64_t size = 0;
     };
-    RemovalViews view_removal_blocks(const Group& group, const SolvedSectors::Table& table,
-                                     int stones, Batch& batch) const;
+    template <size_t N>
+    std::array<RemovalViews, N> view_removal_blocks(const Group& group, const Tables<N>& tables,
+                                                    int stones, Batch& batch) const;
     double closing_rate(const UnitSector& sector) const;
-    uint64_t settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch);
+    template <size_t N>
+    uint64_t settle_placement_group(const Siblings<N>& sectors, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);
+    bool walked_with_next(size_t s) const;
 
     bool settles_by_group(const SectorKey& k) const;
     bool moves_by_group(const SectorKey& k) const;
@@ -233,7 +250,8 @@ class FirstPass {
                                  Batch& batch) const;
     static State final_state(const Summary& s);
     void conclude(uint64_t u, const Position& p, const Summary& s, Batch& batch);
-    State concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch);
+    State concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch,
+                    size_t sibling = 0);
 
     Unit& unit_;
     const Variant& variant_;
@@ -257,13 +275,14 @@ inline State FirstPass::final_state(const Summary& s) {
 
 // The state of position u as its summary leaves it, entered in the
 // batch's layers and counts (p is looked at only when it has no turn).
-inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch) {
+inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& s, Batch& batch,
+                                  size_t sibling) {
     if (s.turns == 0) {
         if (status(variant_, p) == Status::loss) {
             append(batch.decided, 0, u);
             return State::decided(0);
         }
-        ++batch.undecided;
+        ++batch.undecided[sibling];
         return State::cannot_lose();  // a draw by the full-board rule
     }
     if (unit_.only_placements) return final_state(s);
@@ -271,10 +290,10 @@ inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& 
     if (s.internal > 0 && !unit_.has_internal_turns.load(std::memory_order_relaxed))
         unit_.has_internal_turns.store(true, std::memory_order_relaxed);
     batch.internal_turns += s.internal;
-    ++batch.undecided;                                    // unless it is decided below
+    ++batch.undecided[sibling];                           // unless it is decided below
     if (s.best_win() == unit_.distances.fastest_win()) {  // no win is shorter: settled now
         append(batch.decided, s.best_win(), u);
-        --batch.undecided;
+        --batch.undecided[sibling];
         return State::decided(s.best_win());
     }
     if (s.best_win() > 0) {
@@ -284,7 +303,7 @@ inline State FirstPass::concluded(uint64_t u, const Position& p, const Summary& 
     if (s.draw) return State::cannot_lose();
     if (s.internal == 0) {
         append(batch.decided, s.floor(), u);
-        --batch.undecided;
+        --batch.undecided[sibling];
         return State::decided(s.floor());
     }
     if (s.internal > State::kMaxCounter || s.floor() > State::kMaxFloor)

@@ -2,14 +2,22 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
+#include <stdexcept>
+
+#include "game/counts.hpp"
 
 namespace morris {
 namespace {
 
-// Tarjan's strongly connected components: each is emitted after every
-// component it reaches, which is the order we solve in.
-std::vector<std::vector<SectorKey>> units_in_order(const SectorGraph& g) {
+// Tarjan's strongly connected components of the graph whose nodes are
+// groups of sectors, each group named by its leader (`leader_of`): each
+// component is emitted after every component it reaches, which is the
+// order we solve in, as the sorted sectors of its groups.
+std::vector<std::vector<SectorKey>> units_in_order(
+    const SectorGraph& g, const std::map<SectorKey, std::vector<SectorKey>>& groups,
+    const std::function<SectorKey(const SectorKey&)>& leader_of) {
     std::map<SectorKey, int> number, low;
     std::set<SectorKey> on_stack;
     std::vector<SectorKey> stack;
@@ -19,30 +27,82 @@ std::vector<std::vector<SectorKey>> units_in_order(const SectorGraph& g) {
         number[k] = low[k] = counter++;
         stack.push_back(k);
         on_stack.insert(k);
-        for (const SectorKey& s : g.successors.at(k)) {
-            if (!number.count(s)) {
-                visit(s);
-                low[k] = std::min(low[k], low[s]);
-            } else if (on_stack.count(s)) {
-                low[k] = std::min(low[k], number[s]);
+        for (const SectorKey& member : groups.at(k))
+            for (const SectorKey& successor : g.successors.at(member)) {
+                const SectorKey s = leader_of(successor);
+                if (s == k) continue;
+                if (!number.count(s)) {
+                    visit(s);
+                    low[k] = std::min(low[k], low[s]);
+                } else if (on_stack.count(s)) {
+                    low[k] = std::min(low[k], number[s]);
+                }
             }
-        }
         if (low[k] == number[k]) {
             std::vector<SectorKey> unit;
             SectorKey s;
+            int popped = 0;
+            bool grouped = false;
             do {
                 s = stack.back();
                 stack.pop_back();
                 on_stack.erase(s);
-                unit.push_back(s);
+                const std::vector<SectorKey>& group = groups.at(s);
+                unit.insert(unit.end(), group.begin(), group.end());
+                ++popped;
+                grouped |= group.size() > 1;
             } while (!(s == k));
+            if (popped > 1 && grouped)
+                throw std::logic_error("sectors paired in " + to_string(unit) +
+                                       " reach each other through another");
             std::sort(unit.begin(), unit.end());
             units.push_back(unit);
         }
     };
     for (const SectorKey& k : g.sectors)
-        if (!number.count(k)) visit(k);
+        if (leader_of(k) == k && !number.count(k)) visit(k);
     return units;
+}
+
+// Every sector a group of its own.
+std::vector<std::vector<SectorKey>> units_in_order(const SectorGraph& g) {
+    std::map<SectorKey, std::vector<SectorKey>> groups;
+    for (const SectorKey& k : g.sectors) groups[k] = {k};
+    return units_in_order(g, groups, [](const SectorKey& k) { return k; });
+}
+
+// The sibling a placement sector is solved with in one walk (see
+// sibling_units), if it has one: the sector with the same stones on the
+// board, a stone fewer in hand on one side, whose positions' children all
+// have the same board counts. Pairs are chosen so that no two reach each
+// other through a third: {m-o-k-k, m-o-k-(k-1)} where the mover has as many
+// stones on the board as the opponent or more, {m-o-(l+1)-l, m-o-l-l} where
+// it has two fewer or more; none where it has one fewer, whose sectors
+// reach each other's sibling in one ply.
+std::optional<SectorKey> sibling_of(const Variant& v, const SectorGraph& g, const SectorKey& k) {
+    auto walks_by_group = [&](const SectorKey& s) {
+        return g.contains(s) && !mover_may_move(v, s) && s.mover_in_hand > 0 &&
+               s.mover_on_board + s.mover_in_hand >= kFewestStones;
+    };
+    // Under place_or_move hands need not shrink every ply: a pair could
+    // reach itself (lasker's 0-3-4-3 places into 3-1-3-3, which moves,
+    // closes a mill and leaves 0-3-3-3).
+    if (v.rules.placement != Placement::place_only || most_removals(v.rules) != 1 ||
+        !walks_by_group(k))
+        return std::nullopt;
+    const int m = k.mover_on_board, o = k.opponent_on_board;
+    const int hand = k.mover_in_hand, their_hand = k.opponent_in_hand;
+    auto key = [&](int mine, int theirs) {
+        return SectorKey{k.mover_on_board, k.opponent_on_board, static_cast<uint8_t>(mine),
+                         static_cast<uint8_t>(theirs)};
+    };
+    std::optional<SectorKey> sibling;
+    if (m >= o && hand == their_hand) sibling = key(hand, hand - 1);
+    if (m >= o && hand == their_hand + 1) sibling = key(hand, hand);
+    if (o >= m + 2 && hand == their_hand + 1) sibling = key(their_hand, their_hand);
+    if (o >= m + 2 && hand == their_hand) sibling = key(hand + 1, hand);
+    if (sibling && sibling->mover_in_hand > 0 && walks_by_group(*sibling)) return sibling;
+    return std::nullopt;
 }
 
 }  // namespace
@@ -76,6 +136,20 @@ SectorGraph sector_graph(const Variant& v) {
     std::sort(g.sectors.begin(), g.sectors.end());
     g.units = units_in_order(g);
     return g;
+}
+
+std::vector<std::vector<SectorKey>> sibling_units(const Variant& v, const SectorGraph& g) {
+    std::map<SectorKey, std::vector<SectorKey>> groups;
+    std::map<SectorKey, SectorKey> leader;
+    for (const SectorKey& k : g.sectors) {
+        const std::optional<SectorKey> sibling = sibling_of(v, g, k);
+        // The lesser key leads; its sibling joins its group.
+        if (sibling && *sibling < k) continue;
+        groups[k] = {k};
+        leader.emplace(k, k);
+        if (sibling) groups[k].push_back(*sibling), leader.emplace(*sibling, k);
+    }
+    return units_in_order(g, groups, [&](const SectorKey& k) { return leader.at(k); });
 }
 
 std::vector<SectorKey> unit_children(const SectorGraph& g, const std::vector<SectorKey>& unit) {

@@ -33,18 +33,29 @@ struct FirstPass::Group {
 };
 
 // Successors after a removal, ranked and prefetched as they are found, and
-// read when every one of the position's is loading.
+// read when every one of the position's is loading. Siblings' successors
+// have the same slots in their own tables (none where the child is lost).
+template <size_t N>
 struct FirstPass::RemovalReads {
-    const SolvedSectors::Table* table = nullptr;
+    Tables<N> tables{};
     int count = 0;
     std::array<uint64_t, kMaxPoints * kMaxPoints> slots;
 
+    // Alone, a sector reads only when its table is there: no test per read.
     void add(uint64_t at) {
-        __builtin_prefetch(&table->entries[at]);
+        for (const SolvedSectors::Table* table : tables)
+            if (N == 1 || table) __builtin_prefetch(&table->entries[at]);
         slots[count++] = at;
     }
-    void read_into(Summary& summary) const {
-        for (int k = 0; k < count; ++k) summary.add(table->entries[slots[k]]);
+    // Returns how many entries it read.
+    uint64_t read_into(std::array<Summary, N>& summaries) const {
+        uint64_t read = 0;
+        for (size_t n = 0; n < N; ++n) {
+            if (N > 1 && !tables[n]) continue;
+            for (int k = 0; k < count; ++k) summaries[n].add(tables[n]->entries[slots[k]]);
+            read += count;
+        }
+        return read;
     }
 };
 
@@ -59,16 +70,16 @@ FirstPass::Group FirstPass::group_of(const UnitSector& sector, uint32_t c) const
     return group;
 }
 
-// turns(group, mine, empty, closing, summary, reads) adds a position's turns
-// to its summary, those that remove a stone by `reads`. Returns how many
-// positions the group has.
-template <typename Turns>
-uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, Batch& batch,
+// turns(group, mine, empty, closing, summaries, reads) adds a position's
+// turns to its summary in each sibling, those that remove a stone by
+// `reads`. Returns how many positions the siblings' group has.
+template <size_t N, typename Turns>
+uint64_t FirstPass::settle_group(const Siblings<N>& sectors, const Group& group, Batch& batch,
                                  Turns&& turns) {
     uint64_t visited = 0;
     // Inlined into the walk: a call per position costs a few percent of a
     // placement unit.
-    sector.index->for_each_by_opponent(
+    sectors[0]->index->for_each_by_opponent(
         group.number,
         group.number + 1, [&](uint64_t i, Stones stones) __attribute__((always_inline)) {
             const Bitboard mine = stones.mover;
@@ -77,16 +88,19 @@ uint64_t FirstPass::settle_group(const UnitSector& sector, const Group& group, B
             const Bitboard closing =
                 group.removal_count ? turn_generation::closing_points(*variant_.board, mine, empty)
                                     : 0;
-            Summary summary;
-            RemovalReads reads;
-            turns(group, mine, empty, closing, summary, reads);
-            reads.read_into(summary);
-            batch.far_reads += reads.count;
-            const uint64_t u = sector.offset + i;
-            const Position p =
-                summary.turns ? Position{} : position_of(sector.key, stones, sector.side);
-            batch.settled.add(static_cast<UnitPosition>(u), concluded(u, p, summary, batch));
-            ++visited;
+            std::array<Summary, N> summaries{};
+            RemovalReads<N> reads;
+            turns(group, mine, empty, closing, summaries, reads);
+            batch.far_reads += reads.read_into(summaries);
+            for (size_t n = 0; n < N; ++n) {
+                const UnitSector& sector = *sectors[n];
+                const uint64_t u = sector.offset + i;
+                const Position p =
+                    summaries[n].turns ? Position{} : position_of(sector.key, stones, sector.side);
+                batch.settled.add(static_cast<UnitPosition>(u),
+                                  concluded(u, p, summaries[n], batch, n));
+            }
+            visited += N;
         });
     return visited;
 }
@@ -113,55 +127,79 @@ static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
 // colex rank each, its stones packed once, rather than ranking each
 // successor through the index, moved by its class's symmetry. Filling a
 // view ranks each of its entries once, through a PackedBlockIndex of the
-// group's free points where there are enough of them.
-void FirstPass::fill_view(const SolvedSectors::Table& table, const SymmetryClasses::Class& block,
-                          Bitboard free, int stones, Entry* view) const {
-    const SectorIndex& index = *table.index;
-    prefetch_block(table, block.rank);
+// group's free points where there are enough of them, and siblings'
+// tables (those not null, with a view each) share the ranking.
+template <size_t N>
+void FirstPass::fill_views(const Tables<N>& tables, const SymmetryClasses::Class& block,
+                           Bitboard free, int stones, const std::array<Entry*, N>& views) const {
+    const SectorIndex* index = nullptr;
+    for (const SolvedSectors::Table* table : tables)
+        if (table) prefetch_block(*table, block.rank), index = table->index;
     const uint64_t count = binomial[std::popcount(free)][stones];
     uint32_t packed = (uint32_t{1} << stones) - 1;
-    if (count >= PackedBlockIndex::worth_from(index, block.rank)) {
-        const PackedBlockIndex at(index, block, free);
-        for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-            view[r] = table.entries[at(packed)];
+    auto fill = [&](uint64_t r, uint64_t slot) {
+        for (size_t n = 0; n < N; ++n)
+            if (N == 1 || tables[n]) views[n][r] = tables[n]->entries[slot];
+    };
+    if (count >= PackedBlockIndex::worth_from(*index, block.rank)) {
+        const PackedBlockIndex at(*index, block, free);
+        for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed)) fill(r, at(packed));
         return;
     }
     for (uint64_t r = 0; r < count; ++r, packed = next_subset(packed))
-        view[r] = table.entries[index.index_transformed(
-            block, classes_.transform(deposit_bits(packed, free), block.symmetry))];
+        fill(r, index->index_transformed(
+                    block, classes_.transform(deposit_bits(packed, free), block.symmetry)));
 }
 
-// The view of the quiet placements' block: the block itself when it is
-// full, its class's representative being the group's stones, which only
-// the identity (the first symmetry) takes to themselves. A symmetric block
-// holds only its canonical stones: it is expanded, each entry ranked once,
-// where up to `stones` positions of the group lead to each (symmetric_slot
-// is the dearest ranking there is: a fifth of a small twelve placement
-// unit's instructions when it was called per placement).
-const Entry* FirstPass::view_quiet_block(const Group& group, const SolvedSectors::Table& table,
-                                         int stones, Batch& batch) const {
-    const SectorIndex& index = *table.index;
+// The view of the quiet placements' block, for each sibling whose child is
+// not lost: the block itself when it is full, its class's representative
+// being the group's stones, which only the identity (the first symmetry)
+// takes to themselves. A symmetric block holds only its canonical stones:
+// it is expanded, each entry ranked once, where up to `stones` positions of
+// the group lead to each (symmetric_slot is the dearest ranking there is: a
+// fifth of a small twelve placement unit's instructions when it was called
+// per placement).
+template <size_t N>
+std::array<const Entry*, N> FirstPass::view_quiet_block(const Group& group, const Tables<N>& tables,
+                                                        int stones, Batch& batch) const {
+    std::array<const Entry*, N> views{};
     const uint32_t block = group.opponent_class.rank;
-    if (index.is_full_block(block)) {
-        prefetch_block(table, block);
-        return table.entries.data() + index.block_begin(block);
+    const SolvedSectors::Table* any = nullptr;
+    for (const SolvedSectors::Table* table : tables)
+        if (table) any = table;
+    if (!any) return views;
+    if (any->index->is_full_block(block)) {
+        for (size_t n = 0; n < N; ++n)
+            if (tables[n]) {
+                prefetch_block(*tables[n], block);
+                views[n] = tables[n]->entries.data() + tables[n]->index->block_begin(block);
+            }
+        return views;
     }
-    batch.quiet_view.resize(binomial[std::popcount(group.free)][stones]);
-    fill_view(table, group.opponent_class, group.free, stones, batch.quiet_view.data());
-    return batch.quiet_view.data();
+    std::array<Entry*, N> filled{};
+    for (size_t n = 0; n < N; ++n)
+        if (tables[n]) {
+            batch.quiet_view[n].resize(binomial[std::popcount(group.free)][stones]);
+            views[n] = filled[n] = batch.quiet_view[n].data();
+        }
+    fill_views(tables, group.opponent_class, group.free, stones, filled);
+    return views;
 }
 
-// The views of the blocks the group's removals lead into, one a removable
-// stone or, where placements read each entry often, folded by rank so that
-// a placement that closes a mill reads one rank, not one a removable stone;
-// or none. A view costs about one read through the index for each of its
-// entries, and each read from it saves about one: unless options ask
-// otherwise, views are filled when the group's removals are expected to
-// read each entry once or more, at the sector's rate of placements that
-// close a mill (closing_rate).
-FirstPass::RemovalViews FirstPass::view_removal_blocks(const Group& group,
-                                                       const SolvedSectors::Table& table,
-                                                       int stones, Batch& batch) const {
+// The views of the blocks the group's removals lead into, for each sibling
+// whose child is not lost: one a removable stone or, where placements read
+// each entry often, folded by rank so that a placement that closes a mill
+// reads one rank, not one a removable stone; or none. A view costs about
+// one read through the index for each of its entries, and each read from
+// it saves about one: unless options ask otherwise, views are filled when
+// the group's removals are expected to read each entry once or more, at the
+// sector's rate of placements that close a mill (closing_rate).
+template <size_t N>
+std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Group& group,
+                                                                      const Tables<N>& tables,
+                                                                      int stones,
+                                                                      Batch& batch) const {
+    std::array<RemovalViews, N> viewed{};
     const int free_points = std::popcount(group.free);
     const uint64_t entries = binomial[free_points][stones];
     const uint64_t positions =
@@ -173,8 +211,7 @@ FirstPass::RemovalViews FirstPass::view_removal_blocks(const Group& group,
     const bool pay = reads_an_entry >= 1;
     if (removal_walk_ == RemovalWalk::through_index ||
         (removal_walk_ == RemovalWalk::automatic && !pay))
-        return {};
-    batch.far_reads += entries * group.removal_count;  // see stats.hpp
+        return viewed;
     // Folding pays where placements read each entry twice or more: below,
     // the fold's arrays cost more than the reads they save and push the
     // quiet placements' block out of the cache (twelve's 6-8-3-3 +25%,
@@ -182,58 +219,86 @@ FirstPass::RemovalViews FirstPass::view_removal_blocks(const Group& group,
     constexpr double kFoldFrom = 2;
     const bool fold = removal_walk_ == RemovalWalk::through_folded_views ||
                       (removal_walk_ == RemovalWalk::automatic && reads_an_entry >= kFoldFrom);
-    if (!fold) {
-        batch.removal_view.resize(entries * group.removal_count);
-        Entry* view = batch.removal_view.data();
-        for (Bitboard r = group.removable; r; r &= r - 1, view += entries)
-            fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones, view);
-        return {.views = batch.removal_view.data(), .size = entries};
+    std::array<Entry*, N> views{};
+    for (size_t n = 0; n < N; ++n) {
+        if (!tables[n]) continue;
+        batch.far_reads += entries * group.removal_count;  // see stats.hpp
+        batch.removal_view[n].resize(fold ? entries : entries * group.removal_count);
+        views[n] = batch.removal_view[n].data();
+        if (fold) {
+            batch.removal_views[n].reset(entries);
+            viewed[n] = {.folded = &batch.removal_views[n]};
+        } else {
+            viewed[n] = {.views = views[n], .size = entries};
+        }
     }
-    batch.removal_view.resize(entries);
-    batch.removal_views.reset(entries);
     for (Bitboard r = group.removable; r; r &= r - 1) {
-        fill_view(table, group.after_removing[std::countr_zero(r)], group.free, stones,
-                  batch.removal_view.data());
-        batch.removal_views.add(batch.removal_view.data());
+        fill_views(tables, group.after_removing[std::countr_zero(r)], group.free, stones, views);
+        for (size_t n = 0; n < N; ++n)
+            if (!tables[n])
+                continue;
+            else if (fold)
+                batch.removal_views[n].add(views[n]);
+            else
+                views[n] += entries;
     }
-    return {.folded = &batch.removal_views};
+    return viewed;
 }
 
 // Placements: one that closes no mill leads into the block of the
 // opponent's class; one that closes a mill removes one stone (settles_by_group
 // asks double_mill=one), into a block per stone. Both are read through
 // views where they pay, and otherwise the removals' through the index.
-uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c, Batch& batch) {
-    PlacementTargets targets = placement_targets(sector.key);
-    const Group group = group_of(sector, c);
-    const int placed = sector.key.mover_on_board + 1;  // the successor's opponent's stones
+// Siblings (walked_with_next) differ only in their hands: they share the
+// walk, the ranks and the slots, and each reads its own children.
+template <size_t N>
+uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t c, Batch& batch) {
+    const SectorKey& board = sectors[0]->key;  // the siblings' stones on the board
+    const Group group = group_of(*sectors[0], c);
+    const int placed = board.mover_on_board + 1;  // the successor's opponent's stones
     // On a full board nothing is placed, and no quiet sector is solved.
-    const bool full =
-        sector.key.mover_on_board + sector.key.opponent_on_board == variant_.board->points;
-    const SolvedSectors::Table* quiet_table = full ? nullptr : targets.quiet.get(solved_);
-    const Entry* quiet_view =
-        quiet_table ? view_quiet_block(group, *quiet_table, placed, batch) : nullptr;
+    const bool full = board.mover_on_board + board.opponent_on_board == variant_.board->points;
     // A placement closes a mill (three points) with two stones on it already.
-    const bool may_close = sector.key.mover_on_board >= 2 && group.removal_count > 0;
-    const SolvedSectors::Table* removal_table =
-        may_close && !full ? targets.removal.get(solved_) : nullptr;
-    const RemovalViews removal =
-        removal_table ? view_removal_blocks(group, *removal_table, placed, batch) : RemovalViews{};
-    const bool removal_viewed = removal.views || removal.folded;
+    const bool may_close = board.mover_on_board >= 2 && group.removal_count > 0;
+    Tables<N> quiet_tables{}, removal_tables{};
+    bool removes = false;  // some sibling's removal child is not lost
+    for (size_t n = 0; n < N; ++n) {
+        PlacementTargets targets = placement_targets(sectors[n]->key);
+        quiet_tables[n] = full ? nullptr : targets.quiet.get(solved_);
+        removal_tables[n] = may_close && !full ? targets.removal.get(solved_) : nullptr;
+        removes |= removal_tables[n] != nullptr;
+    }
+    const std::array<const Entry*, N> quiet_view =
+        view_quiet_block(group, quiet_tables, placed, batch);
+    const std::array<RemovalViews, N> removal =
+        removes ? view_removal_blocks(group, removal_tables, placed, batch)
+                : std::array<RemovalViews, N>{};
+    // Siblings' views are filled alike: the first's kind is every one's.
+    bool removal_viewed = false, removal_folded = false, quiet_viewed = false;
+    for (size_t n = 0; n < N; ++n) {
+        removal_viewed |= removal[n].views || removal[n].folded;
+        removal_folded |= removal[n].folded != nullptr;
+        quiet_viewed |= quiet_view[n] != nullptr;
+    }
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
     return settle_group(
-        sector, group, batch,
-        [&](const Group&, Bitboard mine, Bitboard empty, Bitboard closing, Summary& summary,
-            RemovalReads& reads) {
+        sectors, group, batch,
+        [&](const Group&, Bitboard mine, Bitboard empty, Bitboard closing,
+            std::array<Summary, N>& summaries, RemovalReads<N>& reads) {
             const Bitboard loud = empty & closing, quiet = empty & ~closing;
-            summary.turns += std::popcount(quiet) + std::popcount(loud) * group.removal_count;
-            if (loud && !removal_table) summary.add(unit_.distances.lost_child);
-            if (quiet && !quiet_view) summary.add(unit_.distances.lost_child);
+            for (size_t n = 0; n < N; ++n) {
+                Summary& summary = summaries[n];
+                summary.turns += std::popcount(quiet) + std::popcount(loud) * group.removal_count;
+                if (loud && !removal_tables[n]) summary.add(unit_.distances.lost_child);
+                if (quiet && !quiet_view[n]) summary.add(unit_.distances.lost_child);
+            }
             // The removals' successors read through the index are spread
             // over their blocks: rank and prefetch them first, to be read
             // (by settle_group) when all are loading.
-            if (loud && removal_table && !removal_viewed) {
-                reads.table = removal_table;
+            if (loud && removes && !removal_viewed) {
+                reads.tables = removal_tables;
+                const SectorIndex& index =
+                    *(removal_tables[0] ? removal_tables[0] : removal_tables[N - 1])->index;
                 for (Bitboard r = group.removable; r; r &= r - 1) {
                     const int point = std::countr_zero(r);
                     mine_seen[point] =
@@ -246,26 +311,36 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
                         const SymmetryClasses::Class& next = group.after_removing[point];
                         const Bitboard after =
                             mine_seen[point] | classes_.transform_point(t, next.symmetry);
-                        reads.add(removal_table->index->index_transformed(next, after));
+                        reads.add(index.index_transformed(next, after));
                     }
                 }
             }
             // In the views each successor's rank is that of the mover's
             // stones with the placed one, all packed among the free points.
             const uint32_t packed_mine = extract_bits(mine, group.free);
-            if (quiet_view)
+            if (quiet_viewed)
                 for (Bitboard packed = extract_bits(quiet, group.free); packed;
-                     packed &= packed - 1)
-                    summary.add(quiet_view[colex().rank(packed_mine | (packed & -packed))]);
-            if (removal.folded)
-                for (Bitboard packed = extract_bits(loud, group.free); packed; packed &= packed - 1)
-                    summary.add(removal.folded->at(colex().rank(packed_mine | (packed & -packed))));
-            else if (removal.views)
+                     packed &= packed - 1) {
+                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
+                    for (size_t n = 0; n < N; ++n)
+                        if (N == 1 || quiet_view[n]) summaries[n].add(quiet_view[n][rank]);
+                }
+            if (removal_folded)
                 for (Bitboard packed = extract_bits(loud, group.free); packed;
                      packed &= packed - 1) {
                     const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
-                    for (int k = 0; k < group.removal_count; ++k)
-                        summary.add(removal.views[k * removal.size + rank]);
+                    for (size_t n = 0; n < N; ++n)
+                        if (N == 1 || removal[n].folded)
+                            summaries[n].add(removal[n].folded->at(rank));
+                }
+            else if (removal_viewed)
+                for (Bitboard packed = extract_bits(loud, group.free); packed;
+                     packed &= packed - 1) {
+                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
+                    for (size_t n = 0; n < N; ++n)
+                        if (N == 1 || removal[n].views)
+                            for (int k = 0; k < group.removal_count; ++k)
+                                summaries[n].add(removal[n].views[k * removal[n].size + rank]);
                 }
         });
 }
@@ -277,27 +352,34 @@ uint64_t FirstPass::settle_placement_group(const UnitSector& sector, uint32_t c,
 uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
     const bool flies = mover_flies(variant_, sector.key);
     TurnTarget removal(sector.key, /*placed=*/false, /*removed=*/1);
-    return settle_group(sector, group_of(sector, c), batch,
+    return settle_group(Siblings<1>{&sector}, group_of(sector, c), batch,
                         [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing,
-                            Summary& summary, RemovalReads& reads) {
+                            std::array<Summary, 1>& summaries, RemovalReads<1>& reads) {
+                            Summary& summary = summaries[0];
                             summary.internal = turn_generation::for_each_closing_move(
                                 *variant_.board, mine, empty, flies, closing,
                                 [&](int from, int to, int) {
                                     summary.turns += group.removal_count;
-                                    if (!(reads.table = removal.get(solved_))) {
+                                    const SolvedSectors::Table* table = removal.get(solved_);
+                                    if (!table) {
                                         summary.add(unit_.distances.lost_child);
                                         return;
                                     }
+                                    reads.tables[0] = table;
                                     const Bitboard after = (mine & ~(1u << from)) | 1u << to;
                                     for (Bitboard r = group.removable; r; r &= r - 1) {
                                         const SymmetryClasses::Class& next =
                                             group.after_removing[std::countr_zero(r)];
-                                        reads.add(reads.table->index->index_transformed(
+                                        reads.add(table->index->index_transformed(
                                             next, classes_.transform(after, next.symmetry)));
                                     }
                                 });
                             summary.turns += summary.internal;
                         });
 }
+
+// Instantiated for first_pass.cpp: a sector alone, and siblings.
+template uint64_t FirstPass::settle_placement_group<1>(const Siblings<1>&, uint32_t, Batch&);
+template uint64_t FirstPass::settle_placement_group<2>(const Siblings<2>&, uint32_t, Batch&);
 
 }  // namespace morris

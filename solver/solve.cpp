@@ -40,15 +40,15 @@ namespace {
 // keep the others waiting, once per unit.
 std::vector<std::span<const Entry>> entries_of(Unit& unit) {
     const int last_layer = unit.distances.last_layer;
-    State* const states = unit.states.data();
-    const auto size = static_cast<int64_t>(unit.size);
-#pragma omp parallel for schedule(static) if (unit.size >= kParallelWork)
-    for (int64_t u = 0; u < size; ++u)
-        states[u] = std::bit_cast<State>(states[u].entry(last_layer));
-    const auto* entries = reinterpret_cast<const Entry*>(unit.states.data());
     std::vector<std::span<const Entry>> spans;
-    for (const UnitSector& s : unit.sectors)
-        spans.emplace_back(entries + s.offset, s.index->size());
+    for (const UnitSector& s : unit.sectors) {
+        State* const states = unit.states.data() + s.offset;
+        const auto size = static_cast<int64_t>(s.index->size());
+#pragma omp parallel for schedule(static) if (size >= static_cast <int64_t>(kParallelWork))
+        for (int64_t i = 0; i < size; ++i)
+            states[i] = std::bit_cast<State>(states[i].entry(last_layer));
+        spans.emplace_back(reinterpret_cast<const Entry*>(states), s.index->size());
+    }
     return spans;
 }
 
@@ -153,22 +153,51 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         options.targets.empty()
             ? graph.sectors
             : dependencies(graph, options.targets, [](const SectorKey&) { return false; });
+    // Siblings are paired only where the pair fits the memory limit: they
+    // do not read each other, and may be solved one at a time.
+    std::vector<std::vector<SectorKey>> units;
+    for (const auto& unit : options.sibling_walk ? sibling_units(v, graph) : graph.units) {
+        const bool siblings = unit.size() > 1 && only_places(v, unit);
+        if (siblings && unit_memory(v, graph, unit, options) > limit)
+            for (const SectorKey& k : unit) units.push_back({k});
+        else
+            units.push_back(unit);
+    }
+    auto is_needed = [&](const SectorKey& k) {
+        return std::find(needed.begin(), needed.end(), k) != needed.end();
+    };
     RunProgress run(v.name);
-    for (const auto& unit : graph.units)
-        if (std::any_of(unit.begin(), unit.end(), [&](const SectorKey& k) {
-                return std::find(needed.begin(), needed.end(), k) != needed.end();
-            }))
-            run.add_unit(kind_of(only_places(v, unit)), unit.size(), positions_of(v, unit),
+    for (const auto& unit : units) {
+        if (only_places(v, unit)) {  // siblings, each written or not on its own
+            for (const SectorKey& k : unit)
+                if (is_needed(k))
+                    run.add_unit(RunProgress::kPlacing, 1, positions_of(v, k),
+                                 written(v, options.directory, k));
+        } else if (std::any_of(unit.begin(), unit.end(), is_needed)) {
+            run.add_unit(RunProgress::kMoving, unit.size(), positions_of(v, unit),
                          unit_written(unit));
+        }
+    }
     constexpr auto kRunStatusInterval = std::chrono::minutes(1);
     auto run_status_printed = std::chrono::steady_clock::now();
     bool run_status_shown = false;  // nothing solved since the last line
-    for (const auto& unit : graph.units) {
+    for (std::vector<SectorKey> unit : units) {
         if (!unit_wanted(unit)) continue;
         if (unit_written(unit)) {
             for (const SectorKey& k : unit) report({.key = k, .skipped = true});
             continue;
         }
+        // Siblings do not read each other: one already written, or not
+        // wanted, is left out.
+        if (only_places(v, unit))
+            std::erase_if(unit, [&](const SectorKey& k) {
+                if (written(v, options.directory, k)) {
+                    report({.key = k, .skipped = true});
+                    return true;
+                }
+                return std::find(wanted.begin(), wanted.end(), k) == wanted.end();
+            });
+        if (unit.empty()) continue;
         if (const uint64_t need = unit_memory(v, graph, unit, options); need > limit)
             throw std::runtime_error(fmt::format(
                 "sectors {} need about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
@@ -185,7 +214,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         // the memory its other buffers take.
         pool.release();
         UnitStats& stats = solving.stats;
-        stats.positions = solving.size;
+        stats.positions = solving.positions;
         const double first_pass_from = seconds_since(started);  // after loading the children
         FirstPass(solving, solved, options).run();
         stats.first_pass.seconds = seconds_since(started) - first_pass_from;
@@ -216,9 +245,18 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         // The next unit often needs the sector just solved (the units come
         // in depth-first order): nine's run would otherwise read back 19 of
         // the 47 billion entries it loads. The next unit's keep_only drops
-        // it when not. Units of two sectors share one array: read back.
-        if (unit.size() == 1)
+        // it when not. Siblings' states begin a huge page each, and are kept
+        // apart; two sectors that reach each other share theirs: read back.
+        if (unit.size() == 1) {
             solved.adopt(unit.front(), std::move(solving.states).reinterpret<Entry>());
+        } else if (unit.size() == 2 && solving.only_placements) {
+            auto [first, second] =
+                std::move(solving.states)
+                    .reinterpret<Entry>()
+                    .split(solving.sectors[1].offset, solving.sectors[0].index->size());
+            solved.adopt(unit[0], std::move(first));
+            solved.adopt(unit[1], std::move(second));
+        }
         run.unit_solved(kind_of(solving.only_placements), unit.size(), stats.positions,
                         seconds_since(started));
         run_status_shown = false;

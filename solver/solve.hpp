@@ -66,6 +66,9 @@ struct SolveOptions {
     Propagation propagation = Propagation::automatic;   // the same files either way
     MovingWalk moving_walk = MovingWalk::automatic;     // the same files either way
     RemovalWalk removal_walk = RemovalWalk::automatic;  // the same files either way
+    // Sibling placement sectors solved as one unit (sibling_units): the
+    // same files either way.
+    bool sibling_walk = false;
     // Push lists a layer's updates by region of 2^push_region_bits states (at
     // most 26) before applying them region by region, a chunk of the layer
     // at a time, its buffers about push_bytes (twice that at worst, as they

@@ -25,10 +25,19 @@ Distances Distances::of(const Rules& rules) {
 
 Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
     : variant(v), distances(Distances::of(v.rules)), classes(symmetry_classes(*v.board)) {
+    only_placements = only_places(v, keys);
+    // Siblings (sibling_units, the only units of sectors that only place)
+    // do not read each other: each one's states begin a huge page, so that
+    // its solved entries can be kept for the units after on their own
+    // (HugeArray::split).
+    constexpr uint64_t kStatesPerHugePage = kHugePage / sizeof(State);
     for (const SectorKey& k : keys) {
         const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
+        if (only_placements)
+            size = (size + kStatesPerHugePage - 1) / kStatesPerHugePage * kStatesPerHugePage;
         sectors.push_back({k, &index, side_to_move(v, k), size});
         size += index.size();
+        positions += index.size();
     }
     for (UnitSector& s : sectors) {
         const SectorKey& k = s.key;
@@ -39,7 +48,6 @@ Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
     }
     internal_turns.assign(sectors.size(), 0);
     undecided.assign(sectors.size(), 0);
-    only_placements = only_places(v, keys);
     if (size > std::numeric_limits<UnitPosition>::max())
         throw std::runtime_error(label("") + "has too many positions for one unit");
     states = HugeArray<State>(size, kUninitialized, &pool);  // the first pass sets each

@@ -121,7 +121,8 @@ struct Unit {
     const Distances distances;
     const SymmetryClasses& classes;  // looked up once: the lookup takes a lock
     std::vector<UnitSector> sectors;
-    uint64_t size = 0;
+    uint64_t size = 0;       // of the states: the sectors' positions, spaced as `sectors` says
+    uint64_t positions = 0;  // the sectors'
     HugeArray<State> states;
     // Every position places a stone and cannot move: one pass decides all,
     // without counters or layers.

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
+#include <utility>
 
 namespace morris {
 namespace {
@@ -65,6 +67,29 @@ TEST(PagePool, ASmallerArrayLeavesTheRestKept) {
     const HugeArray<uint32_t> c(kWordsPerPage, kUninitialized, &pool);
     EXPECT_EQ(pool.kept_bytes(), 0u);
     EXPECT_TRUE(all_equal(c, 0, c.size(), 5));
+}
+
+// A unit of sibling sectors keeps each one's solved entries apart: the
+// parts of a split array hold what the whole held, each frees its own pages
+// alone (the first's last page, past its elements, with it), and a split off
+// a huge page's start is refused.
+TEST(PagePool, ASplitArraysPartsKeepTheirElementsAndFreeTheirOwnPages) {
+    PagePool pool;
+    HugeArray<uint32_t> whole(3 * kWordsPerPage + 5, kUninitialized, &pool);
+    for (size_t i = 0; i < whole.size(); ++i) whole[i] = static_cast<uint32_t>(i);
+    auto [first, second] = std::move(whole).split(2 * kWordsPerPage, kWordsPerPage + 3);
+    EXPECT_EQ(whole.size(), 0u);
+    ASSERT_EQ(first.size(), kWordsPerPage + 3);
+    ASSERT_EQ(second.size(), kWordsPerPage + 5);
+    for (size_t i = 0; i < first.size(); ++i) ASSERT_EQ(first[i], i);
+    for (size_t i = 0; i < second.size(); ++i) ASSERT_EQ(second[i], 2 * kWordsPerPage + i);
+    first = HugeArray<uint32_t>();
+    EXPECT_EQ(pool.kept_bytes(), 2 * kHugePage);
+    second = HugeArray<uint32_t>();
+    EXPECT_EQ(pool.kept_bytes(), 4 * kHugePage);
+
+    HugeArray<uint32_t> a(2 * kWordsPerPage, kUninitialized, &pool);
+    EXPECT_THROW(std::move(a).split(kWordsPerPage + 1, 0), std::logic_error);
 }
 
 TEST(PagePool, ReleasedPagesAreGone) {

@@ -42,6 +42,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <tuple>
@@ -62,6 +63,7 @@
 #include "solver/region_writes.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
+#include "solver/unit.hpp"
 #include "solver/verify.hpp"
 #include "tests/temp_dir.hpp"
 #include "tests/verified.hpp"
@@ -1122,6 +1124,126 @@ TEST(SolverSlow, PlacementSectorsAreTheSameWithRemovalsReadThroughTheIndexOrView
         EXPECT_NE(far_reads[RemovalWalk::through_views], far_reads[RemovalWalk::through_index])
             << name;
     }
+}
+
+// Sibling placement sectors (sibling_units) are solved as one unit, the
+// first pass walking both at once and sharing the ranks and slots of their
+// children: the files are the same as solved one unit a sector, however the
+// removals are read, and so are the first pass's far reads and writes, which
+// are counted per position. Five's and six's pairs include siblings of which
+// one's removal child is lost and the other's not.
+TEST(Solver, SiblingSectorsWalkedTogetherGiveTheSameFilesAndCounts) {
+    for (const char* name : {"five", "six"}) {
+        for (RemovalWalk walk : {RemovalWalk::through_index, RemovalWalk::through_views,
+                                 RemovalWalk::through_folded_views, RemovalWalk::automatic}) {
+            std::map<bool, std::map<std::string, std::string>> files;
+            std::map<bool, uint64_t> far_reads, far_writes, units;
+            for (bool siblings : {false, true}) {
+                TempDir dir("siblings");
+                SolveOptions options = quiet_options(dir.path());
+                options.threads = 2;
+                options.removal_walk = walk;
+                options.sibling_walk = siblings;
+                options.on_sector = [&](const SectorReport& r) {
+                    if (!r.stats) return;
+                    far_reads[siblings] += r.stats->first_pass.far_reads;
+                    far_writes[siblings] += r.stats->first_pass.far_writes;
+                    ++units[siblings];
+                };
+                solve(find_variant(name), options);
+                files[siblings] = directory_bytes(dir.path());
+            }
+            EXPECT_GE(files[false].size(), 50u) << name;
+            EXPECT_TRUE(files[true] == files[false]) << name << " walk " << static_cast<int>(walk);
+            EXPECT_EQ(far_reads[true], far_reads[false]) << name;
+            EXPECT_EQ(far_writes[true], far_writes[false]) << name;
+            EXPECT_LT(units[true] + 10, units[false]) << name << ": few siblings were paired";
+        }
+    }
+}
+
+// Every variant's units with siblings paired: each sector once, each unit
+// after every sector its sectors' turns lead into, and a unit of two
+// sectors that only place is two siblings, which neither leads into the
+// other: the same stones on the board, both with stones in hand, a stone
+// more in one side's hand. Lasker's place-or-move sectors have none.
+TEST(Solver, SiblingUnitsComeAfterTheirChildrenAndPairOnlySiblings) {
+    for (std::string_view name : variant_names()) {
+        const Variant v = find_variant(name);
+        const SectorGraph graph = sector_graph(v);
+        std::set<SectorKey> solved;
+        int pairs = 0;
+        for (const std::vector<SectorKey>& unit : sibling_units(v, graph)) {
+            for (const SectorKey& k : unit) {
+                EXPECT_FALSE(solved.count(k)) << name << " " << to_string(k) << " twice";
+                for (const SectorKey& s : graph.successors.at(k))
+                    EXPECT_TRUE(solved.count(s) ||
+                                std::find(unit.begin(), unit.end(), s) != unit.end())
+                        << name << " " << to_string(k) << " before its child " << to_string(s);
+            }
+            if (std::find(graph.units.begin(), graph.units.end(), unit) == graph.units.end()) {
+                ASSERT_EQ(unit.size(), 2u) << name << " " << to_string(unit);
+                const SectorKey &a = unit[0], &b = unit[1];
+                EXPECT_TRUE(only_places(v, unit)) << name << " " << to_string(unit);
+                EXPECT_EQ(a.mover_on_board, b.mover_on_board) << to_string(unit);
+                EXPECT_EQ(a.opponent_on_board, b.opponent_on_board) << to_string(unit);
+                EXPECT_GT(std::min(a.mover_in_hand, b.mover_in_hand), 0) << to_string(unit);
+                EXPECT_EQ(std::abs(a.mover_in_hand - b.mover_in_hand) +
+                              std::abs(a.opponent_in_hand - b.opponent_in_hand),
+                          1)
+                    << to_string(unit);
+                for (const SectorKey& k : unit)
+                    for (const SectorKey& s : graph.successors.at(k))
+                        EXPECT_FALSE(s == a || s == b) << to_string(unit) << " reach each other";
+                ++pairs;
+            }
+            solved.insert(unit.begin(), unit.end());
+        }
+        EXPECT_EQ(solved.size(), graph.sectors.size()) << name;
+        if (name == "lasker")
+            EXPECT_EQ(pairs, 0);
+        else
+            EXPECT_GT(pairs, static_cast<int>(graph.units.size()) / 5) << name;
+    }
+}
+
+// Siblings do not read each other: with either of a pair's files gone, a
+// resumed solve writes that one alone, the same bytes, and leaves the
+// other's file as it was; asked for one sibling, it solves that one alone.
+TEST(Solver, ResumeWithSiblingsRecreatesOnlyTheDeletedSibling) {
+    const Variant v = find_variant("five");
+    TempDir dir("siblings-resume");
+    SolveOptions options = quiet_options(dir.path());
+    options.threads = 2;
+    options.sibling_walk = true;
+    solve(v, options);
+    const auto before = directory_bytes(dir.path());
+    std::vector<SectorKey> pair;
+    for (const auto& unit : sibling_units(v, sector_graph(v)))
+        if (unit.size() == 2 && only_places(v, unit)) pair = unit;
+    ASSERT_EQ(pair.size(), 2u);
+    for (int gone : {0, 1}) {
+        const fs::path gone_path = dir.path() / sector_file_name(v.name, pair[gone]);
+        const fs::path kept = dir.path() / sector_file_name(v.name, pair[1 - gone]);
+        const auto kept_time = fs::last_write_time(kept);
+        fs::remove(gone_path);
+        std::vector<SectorKey> solved;
+        options.on_sector = [&](const SectorReport& r) {
+            if (!r.skipped) solved.push_back(r.key);
+        };
+        solve(v, options);
+        EXPECT_EQ(solved, std::vector<SectorKey>{pair[gone]});
+        EXPECT_TRUE(directory_bytes(dir.path()) == before) << "the files differ after resuming";
+        EXPECT_TRUE(fs::last_write_time(kept) == kept_time) << "the kept sibling was rewritten";
+    }
+
+    TempDir one("siblings-one");
+    SolveOptions just_one = quiet_options(one.path());
+    just_one.sibling_walk = true;
+    just_one.targets = {pair[0]};
+    solve(v, just_one);
+    EXPECT_TRUE(fs::exists(one.path() / sector_file_name(v.name, pair[0])));
+    EXPECT_FALSE(fs::exists(one.path() / sector_file_name(v.name, pair[1])));
 }
 
 // Pull reads a flying mover's turns from an exchange table, less the moves

@@ -329,6 +329,8 @@ int main(int argc, char** argv) {
     solve_command->add_flag("!--no-progress", solve_options.progress, "No progress line");
     solve_command->add_flag("--stats", solve_stats,
                             "Per unit: seconds and far memory accesses a position, by phase");
+    solve_command->add_flag("--sibling-walk", solve_options.sibling_walk,
+                            "Walk sibling placement sectors together (experimental)");
     solve_command->add_option("--memory-limit", solve_memory,
                               "Refuse units needing more (e.g. 20G); default 80% of RAM");
     solve_command
