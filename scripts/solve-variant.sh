@@ -12,7 +12,8 @@
 # are skipped, a half-written one was never renamed into place). Each sector's
 # positions, seconds, peak memory and bytes on disk are logged to standard
 # output and to DIR/solve.log, with what each unit cost by phase (--stats);
-# MORRIS names another build of morris.
+# MORRIS names another build of morris, SOLVE_FLAGS adds options to its solve
+# (SOLVE_FLAGS=--sibling-walk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/solve-variant.sh VARIANT DIR [OPTION...]"
@@ -33,7 +34,7 @@ while [[ $# -gt 0 ]]; do
 done
 common=(--variant "$variant" --db "$dir" "${rules[@]}")
 
-"$morris" solve "${common[@]}" "${limit[@]}" --stats | tee -a "$dir/solve.log"
+"$morris" solve "${common[@]}" "${limit[@]}" --stats ${SOLVE_FLAGS:-} | tee -a "$dir/solve.log"
 "$morris" info "${common[@]}" | tail -3 | tee -a "$dir/solve.log"
 "$morris" query "${common[@]}" --moves "" | tee -a "$dir/solve.log"
 # Last, as it is long: the independent alpha-beta proof of the start's value.
