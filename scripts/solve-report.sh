@@ -8,12 +8,17 @@
 #
 #   scripts/solve-report.sh db-nine/solve.log
 #
-# A unit of two sectors (9-8-0-0 with 8-9-0-0) logs two lines whose seconds
-# both count from the unit's start: the unit's time is the second line's.
+# A unit of two sectors (9-8-0-0 with 8-9-0-0, or two siblings solved with
+# --sibling-walk) logs two lines whose seconds both count from the unit's
+# start: the unit's time is the second line's. A unit ends at its stats line
+# where the log has them, and otherwise where the next sector is not the
+# last one's with the sides swapped.
 set -euo pipefail
 log=${1:?usage: scripts/solve-report.sh SOLVE_LOG}
+has_stats=0
+grep -qE '^stats ' "$log" && has_stats=1
 
-grep -E '^[0-9]+-[0-9]+-[0-9]+-[0-9]+ ' "$log" | awk '
+grep -E '^([0-9]+-[0-9]+-[0-9]+-[0-9]+|stats) ' "$log" | awk -v has_stats=$has_stats '
 function twin(a, b,   x, y) {  # b is a with the sides swapped
     split(a, x, "-"); split(b, y, "-")
     return x[1] == y[2] && x[2] == y[1] && x[3] == y[4] && x[4] == y[3]
@@ -26,9 +31,10 @@ function close_unit() {
                          unit_positions / (unit_seconds > 0 ? unit_seconds : 1e-9) / 1e6, unit)
     unit = ""
 }
+$1 == "stats" { close_unit(); next }
 {
     key = $1; n_positions = $2; secs = $10; sub(/s$/, "", secs); bytes_total += $14
-    if (unit != "" && twin(last, key)) {
+    if (unit != "" && (has_stats || twin(last, key))) {
         unit = unit "+" key; unit_positions += n_positions; unit_seconds = secs
     } else {
         close_unit()
