@@ -36,7 +36,7 @@ void FirstPass::run() {
     Progress progress(unit_.label("first pass"), unit_.positions, progress_);
     for (size_t s = 0; s < unit_.sectors.size(); ++s) {
         const UnitSector& sector = unit_.sectors[s];
-        const bool with_next = walked_with_next(s);
+        const bool with_next = unit_.siblings;  // then s is 0, and the loop ends with it
         const size_t walked = with_next ? 2 : 1;
         const SectorIndex& index = *sector.index;
         const bool moving_groups = moves_by_group(sector.key);
@@ -102,16 +102,6 @@ void FirstPass::run() {
         throw std::runtime_error(unit_.label("") +
                                  "has more turns or longer distances than the "
                                  "solver's 16-bit state holds");
-}
-
-// Whether the unit's sector s is walked together with the next: a unit of
-// two sectors that only place is two siblings (sibling_units), which differ
-// only in the stones in hand.
-bool FirstPass::walked_with_next(size_t s) const {
-    if (!unit_.only_placements || s + 1 >= unit_.sectors.size()) return false;
-    const SectorKey &a = unit_.sectors[s].key, &b = unit_.sectors[s + 1].key;
-    return a.mover_on_board == b.mover_on_board && a.opponent_on_board == b.opponent_on_board &&
-           settles_by_group(a) && settles_by_group(b);
 }
 
 // Whether a sector's positions may be settled a group at a time: every

@@ -48,7 +48,7 @@ class FirstPass {
     void run();
 
   private:
-    // Sibling placement sectors (one unit, see walked_with_next) share
+    // Sibling placement sectors (one unit, Unit::siblings) share
     // their index and their children's indexes: one walk settles both.
     static constexpr size_t kMostSiblings = 2;
 
@@ -236,7 +236,6 @@ class FirstPass {
     template <size_t N>
     uint64_t settle_placement_group(const Siblings<N>& sectors, uint32_t c, Batch& batch);
     uint64_t settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch);
-    bool walked_with_next(size_t s) const;
 
     bool settles_by_group(const SectorKey& k) const;
     bool moves_by_group(const SectorKey& k) const;

@@ -30,7 +30,7 @@ SectorGraph sector_graph(const Variant& variant);
 // The graph's units with sibling placement sectors paired (two sectors with
 // the same stones on the board whose children are the same sectors' blocks):
 // the first pass walks a pair once, ranking each position and each of its
-// successors once for both (FirstPass::walked_with_next). Pairs are chosen so
+// successors once for both (Unit::siblings). Pairs are chosen so
 // that the units still come successors first.
 std::vector<std::vector<SectorKey>> sibling_units(const Variant& variant, const SectorGraph& graph);
 

@@ -249,7 +249,7 @@ std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Grou
 // opponent's class; one that closes a mill removes one stone (settles_by_group
 // asks double_mill=one), into a block per stone. Both are read through
 // views where they pay, and otherwise the removals' through the index.
-// Siblings (walked_with_next) differ only in their hands: they share the
+// Siblings (Unit::siblings) differ only in their hands: they share the
 // walk, the ranks and the slots, and each reads its own children.
 template <size_t N>
 uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t c, Batch& batch) {
@@ -273,7 +273,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
     const std::array<RemovalViews, N> removal =
         removes ? view_removal_blocks(group, removal_tables, placed, batch)
                 : std::array<RemovalViews, N>{};
-    // Siblings' views are filled alike: the first's kind is every one's.
+    // Siblings whose child is not lost get views of the same kind.
     bool removal_viewed = false, removal_folded = false, quiet_viewed = false;
     for (size_t n = 0; n < N; ++n) {
         removal_viewed |= removal[n].views || removal[n].folded;

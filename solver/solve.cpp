@@ -249,7 +249,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         // apart; two sectors that reach each other share theirs: read back.
         if (unit.size() == 1) {
             solved.adopt(unit.front(), std::move(solving.states).reinterpret<Entry>());
-        } else if (unit.size() == 2 && solving.only_placements) {
+        } else if (solving.siblings) {
             auto [first, second] =
                 std::move(solving.states)
                     .reinterpret<Entry>()

@@ -26,14 +26,15 @@ Distances Distances::of(const Rules& rules) {
 Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
     : variant(v), distances(Distances::of(v.rules)), classes(symmetry_classes(*v.board)) {
     only_placements = only_places(v, keys);
-    // Siblings (sibling_units, the only units of sectors that only place)
-    // do not read each other: each one's states begin a huge page, so that
-    // its solved entries can be kept for the units after on their own
-    // (HugeArray::split).
+    // Units of more than one sector that only place come only from
+    // sibling_units. Siblings do not read each other: each one's states
+    // begin a huge page, so that its solved entries can be kept for the
+    // units after on their own (HugeArray::split).
+    siblings = only_placements && keys.size() == 2;
     constexpr uint64_t kStatesPerHugePage = kHugePage / sizeof(State);
     for (const SectorKey& k : keys) {
         const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);
-        if (only_placements)
+        if (siblings)
             size = (size + kStatesPerHugePage - 1) / kStatesPerHugePage * kStatesPerHugePage;
         sectors.push_back({k, &index, side_to_move(v, k), size});
         size += index.size();

@@ -127,6 +127,9 @@ struct Unit {
     // Every position places a stone and cannot move: one pass decides all,
     // without counters or layers.
     bool only_placements = false;
+    // Two sibling placement sectors (sibling_units): the first pass walks
+    // them together, and each one's states begin a huge page.
+    bool siblings = false;
     std::atomic<bool> has_internal_turns{false};
     Layers decided, candidates;
     // By sector: quiet moves counted in the first pass (those of its
