@@ -13,7 +13,8 @@
 # A moving-phase unit is named by one of its sectors' board counts (7-8 means
 # 7-8-0-0 with 8-7-0-0), a placement sector by its key (7-7-1-1); the variant
 # is read from DB's file names. Sectors joined by + are solved as one unit
-# (8-8-2-2+8-8-2-1, with SOLVE_FLAGS=--sibling-walk).
+# (8-8-2-2+8-8-2-1: siblings, walked together unless
+# SOLVE_FLAGS=--no-sibling-walk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=$(realpath "${1:?usage: scripts/bench-units.sh DB [THREADS] UNIT...}")
@@ -35,7 +36,7 @@ printf "%-6s %14s %9s %9s %12s %10s %7s %7s %7s %7s %7s %s\n" unit positions sec
     "M pos/s/core" peak "1st" push pull cand write files
 for unit in "$@"; do
     IFS=- read -r a b c d <<<"$unit"
-    if [[ $unit == *+* ]]; then  # sectors solved as one unit (siblings: --sibling-walk)
+    if [[ $unit == *+* ]]; then  # sectors solved as one unit (siblings: one walk)
         IFS=+ read -ra sectors <<<"$unit"
     elif [[ -n $c ]]; then  # a sector key: one placement sector
         sectors=("$unit")

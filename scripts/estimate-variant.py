@@ -13,7 +13,8 @@ are solved together) is put in a class by its kind and size:
           (a turn may place or move: lasker);
     sectors: one, or two (a sector and its colour-swapped twin, between
           which every move goes: slower a position than one sector of the
-          same size, whose moves stay in cache longer);
+          same size, whose moves stay in cache longer; or two sibling
+          placement sectors walked together: faster a position);
     size: its positions, under 10 M, 10-100 M, 100-400 M, 400 M-1 G, more.
 
 Each class's rate is the positions of the logged units of that class over
@@ -24,8 +25,9 @@ slower per position), else of its kind, and is marked '*'. The estimate is
     time = sum over classes of (positions of the class / its rate)
 
 --only SECTOR,... keeps from LOG only the units those sectors need (what
-`morris solve --sectors` would solve): to check the method on a complete
-log by estimating the whole from a part of it. MORRIS names the build.
+`morris solve --sectors` would solve, but a pair of siblings whole: the log
+times the two together): to check the method on a complete log by
+estimating the whole from a part of it. MORRIS names the build.
 """
 import argparse
 import os
@@ -88,9 +90,11 @@ def main():
 
     sectors, units = read_sectors(morris, args.variant)
     unit_of = {s: i for i, unit in enumerate(units) for s in unit}
-    # A variant moves while placing when some unit with stones in hand holds a cycle.
-    mixed = any(len(u) > 1 or u[0] in sectors[u[0]][1] for u in units
-                if any(has_hands(s) for s in u))
+    # A variant moves while placing when some unit with stones in hand holds
+    # a cycle: sectors that lead to each other or to themselves (siblings,
+    # solved together, lead to neither).
+    mixed = any(t in sectors[s][1] for u in units if any(has_hands(s) for s in u)
+                for s in u for t in u)
 
     # A unit's seconds: its sectors' lines all count from the unit's start.
     # A sector logged again was solved again (a log appended to by a resumed

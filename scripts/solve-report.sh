@@ -8,8 +8,8 @@
 #
 #   scripts/solve-report.sh db-nine/solve.log
 #
-# A unit of two sectors (9-8-0-0 with 8-9-0-0, or two siblings solved with
-# --sibling-walk) logs two lines whose seconds both count from the unit's
+# A unit of two sectors (9-8-0-0 with 8-9-0-0, or two sibling placement
+# sectors walked together) logs two lines whose seconds both count from the unit's
 # start: the unit's time is the second line's. A unit ends at its stats line
 # where the log has them, and otherwise where the next sector is not the
 # last one's with the sides swapped.

@@ -13,7 +13,7 @@
 # positions, seconds, peak memory and bytes on disk are logged to standard
 # output and to DIR/solve.log, with what each unit cost by phase (--stats);
 # MORRIS names another build of morris, SOLVE_FLAGS adds options to its solve
-# (SOLVE_FLAGS=--sibling-walk).
+# (SOLVE_FLAGS=--no-sibling-walk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 usage="usage: scripts/solve-variant.sh VARIANT DIR [OPTION...]"

@@ -102,6 +102,22 @@ uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vect
     return bytes;
 }
 
+// Siblings are paired only where the pair fits the memory limit: they do
+// not read each other, and may be solved one at a time.
+std::vector<std::vector<SectorKey>> solve_order(const Variant& v, const SectorGraph& graph,
+                                                const SolveOptions& options,
+                                                uint64_t memory_limit) {
+    std::vector<std::vector<SectorKey>> units;
+    for (const auto& unit : options.sibling_walk ? sibling_units(v, graph) : graph.units) {
+        const bool siblings = unit.size() > 1 && only_places(v, unit);
+        if (siblings && unit_memory(v, graph, unit, options) > memory_limit)
+            for (const SectorKey& k : unit) units.push_back({k});
+        else
+            units.push_back(unit);
+    }
+    return units;
+}
+
 std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     if (options.threads > 0) omp_set_num_threads(options.threads);
     std::filesystem::create_directories(options.directory);
@@ -153,16 +169,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         options.targets.empty()
             ? graph.sectors
             : dependencies(graph, options.targets, [](const SectorKey&) { return false; });
-    // Siblings are paired only where the pair fits the memory limit: they
-    // do not read each other, and may be solved one at a time.
-    std::vector<std::vector<SectorKey>> units;
-    for (const auto& unit : options.sibling_walk ? sibling_units(v, graph) : graph.units) {
-        const bool siblings = unit.size() > 1 && only_places(v, unit);
-        if (siblings && unit_memory(v, graph, unit, options) > limit)
-            for (const SectorKey& k : unit) units.push_back({k});
-        else
-            units.push_back(unit);
-    }
+    const std::vector<std::vector<SectorKey>> units = solve_order(v, graph, options, limit);
     auto is_needed = [&](const SectorKey& k) {
         return std::find(needed.begin(), needed.end(), k) != needed.end();
     };

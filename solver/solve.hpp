@@ -67,8 +67,9 @@ struct SolveOptions {
     MovingWalk moving_walk = MovingWalk::automatic;     // the same files either way
     RemovalWalk removal_walk = RemovalWalk::automatic;  // the same files either way
     // Sibling placement sectors solved as one unit (sibling_units): the
-    // same files either way.
-    bool sibling_walk = false;
+    // same files either way; together their first pass costs about a tenth
+    // less (docs/performance.md, "Siblings in one walk").
+    bool sibling_walk = true;
     // Push lists a layer's updates by region of 2^push_region_bits states (at
     // most 26) before applying them region by region, a chunk of the layer
     // at a time, its buffers about push_bytes (twice that at worst, as they
@@ -99,6 +100,12 @@ struct SolveOptions {
 // and push's buffers (twice options.push_bytes, or less for a small unit).
 uint64_t unit_memory(const Variant& variant, const SectorGraph& graph,
                      const std::vector<SectorKey>& unit, const SolveOptions& options);
+
+// The units solve() solves, in its order: the sector graph's, or with
+// options.sibling_walk sibling_units', a pair that would need more than
+// `memory_limit` bytes split into its two sectors.
+std::vector<std::vector<SectorKey>> solve_order(const Variant& variant, const SectorGraph& graph,
+                                                const SolveOptions& options, uint64_t memory_limit);
 
 // Solves what `options` asks for, skipping sectors already written, and
 // returns a report per sector. Throws DatabaseError or std::runtime_error.

@@ -91,10 +91,13 @@ int run_turns(const VariantOptions& options, const std::string& position_text) {
 int run_sectors(const VariantOptions& options) {
     Variant v = options.resolve();
     SectorGraph graph = sector_graph(v);
-    // Units by their place in the solve order, from 1: sectors of one unit are solved together.
+    // Units by their place in the order `morris solve` takes, from 1:
+    // sectors of one unit are solved together.
+    const std::vector<std::vector<SectorKey>> units =
+        solve_order(v, graph, SolveOptions{}, default_memory_limit());
     std::map<SectorKey, size_t> unit_of;
-    for (size_t u = 0; u < graph.units.size(); ++u)
-        for (const SectorKey& key : graph.units[u]) unit_of[key] = u + 1;
+    for (size_t u = 0; u < units.size(); ++u)
+        for (const SectorKey& key : units[u]) unit_of[key] = u + 1;
     fmt::print("{:<11} {:>13} {:>13} {:>7} {:>5}  {}\n", "sector", "positions", "orbits", "excess",
                "unit", "successors");
     uint64_t total = 0;
@@ -111,11 +114,11 @@ int run_sectors(const VariantOptions& options) {
         total += index.size();
     }
     fmt::print("{} sectors, {} positions, {} units to solve\n", graph.sectors.size(), total,
-               graph.units.size());
+               units.size());
     // What a machine needs to solve the whole variant: its hungriest unit.
     uint64_t most = 0;
     std::string hungriest;
-    for (const auto& unit : graph.units)
+    for (const auto& unit : units)
         if (const uint64_t need = unit_memory(v, graph, unit, SolveOptions{}); need > most) {
             most = need;
             hungriest = to_string(unit);
@@ -329,8 +332,9 @@ int main(int argc, char** argv) {
     solve_command->add_flag("!--no-progress", solve_options.progress, "No progress line");
     solve_command->add_flag("--stats", solve_stats,
                             "Per unit: seconds and far memory accesses a position, by phase");
-    solve_command->add_flag("--sibling-walk", solve_options.sibling_walk,
-                            "Walk sibling placement sectors together (experimental)");
+    solve_command->add_flag("--sibling-walk,!--no-sibling-walk", solve_options.sibling_walk,
+                            "Walk sibling placement sectors together (default), or one at a "
+                            "time: the same files");
     solve_command->add_option("--memory-limit", solve_memory,
                               "Refuse units needing more (e.g. 20G); default 80% of RAM");
     solve_command
