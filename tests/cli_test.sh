@@ -143,6 +143,18 @@ sectors=$(grep -cE '^[0-9]+-[0-9]+-[0-9]+-[0-9]+ ' "$work/stats-log")
     fail "solve --stats: $units stats lines for $sectors sectors"
 "$(dirname "$0")/../scripts/solve-report.sh" "$work/stats-log" >"$work/stats-report"
 grep -qE '^all +[0-9.]+ +[0-9.]+ ' "$work/stats-report" || fail "solve-report.sh sums no stats lines"
+# Siblings are one unit by default and two with --no-sibling-walk: a stats
+# line fewer, the same files. 3-3-1-1 and 3-3-1-0 are siblings.
+"$morris" solve --variant five --db "$work/five-one-walk" --sectors 3-3-1-1,3-3-1-0 --stats \
+    --no-progress --no-sibling-walk >"$work/stats-one-walk"
+for k in 3-3-1-1 3-3-1-0; do
+    cmp -s "$work/five-stats/five_$k.mdb" "$work/five-one-walk/five_$k.mdb" ||
+        fail "--no-sibling-walk: five_$k.mdb differs"
+done
+grep -q '^stats 3-3-1-1 20224 positions ' "$work/stats-log" &&
+    grep -q '^stats 3-3-1-1 10112 positions ' "$work/stats-one-walk" &&
+    grep -q '^stats 3-3-1-0 10112 positions ' "$work/stats-one-walk" ||
+    fail "--no-sibling-walk: 3-3-1-1 and 3-3-1-0 are not one unit with the walk, two without"
 # estimate-variant.py finds every unit of the log, and with --only those a
 # sector needs: 3-3-1-0 needs 3-4-0-0, 4-3-0-0 and 3-3-0-0, and is solved
 # with its sibling 3-3-1-1 (10,112 positions).
