@@ -109,8 +109,7 @@ std::vector<std::vector<SectorKey>> solve_order(const Variant& v, const SectorGr
                                                 uint64_t memory_limit) {
     std::vector<std::vector<SectorKey>> units;
     for (const auto& unit : options.sibling_walk ? sibling_units(v, graph) : graph.units) {
-        const bool siblings = unit.size() > 1 && only_places(v, unit);
-        if (siblings && unit_memory(v, graph, unit, options) > memory_limit)
+        if (are_siblings(v, unit) && unit_memory(v, graph, unit, options) > memory_limit)
             for (const SectorKey& k : unit) units.push_back({k});
         else
             units.push_back(unit);

@@ -67,7 +67,7 @@ struct SolveOptions {
     MovingWalk moving_walk = MovingWalk::automatic;     // the same files either way
     RemovalWalk removal_walk = RemovalWalk::automatic;  // the same files either way
     // Sibling placement sectors solved as one unit (sibling_units): the
-    // same files either way; together their first pass costs about a tenth
+    // same files either way; together their first pass costs about 15%
     // less (docs/performance.md, "Siblings in one walk").
     bool sibling_walk = true;
     // Push lists a layer's updates by region of 2^push_region_bits states (at

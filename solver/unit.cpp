@@ -11,6 +11,10 @@ bool only_places(const Variant& v, const std::vector<SectorKey>& unit) {
                         [&](const SectorKey& k) { return mover_may_move(v, k); });
 }
 
+bool are_siblings(const Variant& v, const std::vector<SectorKey>& unit) {
+    return unit.size() == 2 && only_places(v, unit);
+}
+
 Distances Distances::of(const Rules& rules) {
     if (!rules.has_n_move())
         return {.win_step = 1,
@@ -26,11 +30,10 @@ Distances Distances::of(const Rules& rules) {
 Unit::Unit(const Variant& v, const std::vector<SectorKey>& keys, PagePool& pool)
     : variant(v), distances(Distances::of(v.rules)), classes(symmetry_classes(*v.board)) {
     only_placements = only_places(v, keys);
-    // Units of more than one sector that only place come only from
-    // sibling_units. Siblings do not read each other: each one's states
-    // begin a huge page, so that its solved entries can be kept for the
-    // units after on their own (HugeArray::split).
-    siblings = only_placements && keys.size() == 2;
+    // Siblings do not read each other: each one's states begin a huge
+    // page, so that its solved entries can be kept for the units after on
+    // their own (HugeArray::split).
+    siblings = are_siblings(v, keys);
     constexpr uint64_t kStatesPerHugePage = kHugePage / sizeof(State);
     for (const SectorKey& k : keys) {
         const SectorIndex& index = sector_index(*v.board, k.mover_on_board, k.opponent_on_board);

@@ -87,6 +87,10 @@ inline void merge(Layers& into, Layers& from) {
 // and one pass settles all, without layers or push.
 bool only_places(const Variant& variant, const std::vector<SectorKey>& unit);
 
+// Whether a unit is two sibling placement sectors: units of more than one
+// sector that only place come only from sibling_units.
+bool are_siblings(const Variant& variant, const std::vector<SectorKey>& unit);
+
 // How layers' distances grow. Without the N-move rule a layer is a distance
 // in plies, odd for wins. Under it (docs/rules.md §8) plies count to the
 // next resetting turn, and a win and a loss may have the same plies: layer
