@@ -48,9 +48,9 @@ def read_sectors(morris, variant):
     sectors, units = {}, {}
     for line in out.splitlines():
         fields = line.split()
-        if len(fields) >= 5 and fields[1].isdigit():
-            sectors[fields[0]] = (int(fields[1]), fields[5:])
-            units.setdefault(int(fields[4]), []).append(fields[0])
+        if len(fields) >= 3 and fields[1].isdigit():
+            sectors[fields[0]] = (int(fields[1]), fields[3:])
+            units.setdefault(int(fields[2]), []).append(fields[0])
     return sectors, [units[u] for u in sorted(units)]
 
 

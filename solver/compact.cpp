@@ -157,8 +157,7 @@ std::set<SectorKey> sectors_storing_less(const Variant& v, const SectorGraph& gr
             choice.fixed = false;  // nothing to store less for, or no values to store it by
         } else {
             to_sample.push_back(key);
-            const uint64_t size =
-                sector_index(*v.board, key.mover_on_board, key.opponent_on_board).size();
+            const uint64_t size = orbit_count(*v.board, key.mover_on_board, key.opponent_on_board);
             for (uint64_t first = 0; first < size; first += kSampleStride * options.block_entries)
                 sampled_positions += std::min<uint64_t>(options.block_entries, size - first);
         }

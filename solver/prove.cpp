@@ -408,7 +408,7 @@ uint64_t proof_table_capacity(const Variant& v, const std::vector<SectorKey>& se
     uint64_t placement = 0;
     for (const SectorKey& k : sectors)
         if (k.mover_in_hand + k.opponent_in_hand > 0)
-            placement += sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+            placement += orbit_count(*v.board, k.mover_on_board, k.opponent_on_board);
     return std::clamp(2 * placement, kFewestSlots, kMostSlots);
 }
 
@@ -418,8 +418,7 @@ uint64_t proof_table_capacity(const Variant& v, const std::vector<SectorKey>& se
 uint64_t leaf_bytes(const Variant& v, const std::vector<SectorKey>& sectors) {
     uint64_t bytes = 0;
     for (const SectorKey& k : sectors) {
-        const uint64_t positions =
-            sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+        const uint64_t positions = orbit_count(*v.board, k.mover_on_board, k.opponent_on_board);
         if (k.mover_in_hand + k.opponent_in_hand == 0) bytes += SectorValues::bytes_of(positions);
         bytes += (positions / kDefaultBlockEntries + 1) * sizeof(void*);
     }

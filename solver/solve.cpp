@@ -57,7 +57,7 @@ bool written(const Variant& v, const std::filesystem::path& dir, const SectorKey
 }
 
 uint64_t positions_of(const Variant& v, const SectorKey& k) {
-    return sector_index(*v.board, k.mover_on_board, k.opponent_on_board).size();
+    return orbit_count(*v.board, k.mover_on_board, k.opponent_on_board);
 }
 
 uint64_t positions_of(const Variant& v, const std::vector<SectorKey>& unit) {

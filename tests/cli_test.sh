@@ -105,7 +105,7 @@ expect_error turns --variant nine "a1-a4-a7"
 grep -qE '^largest unit: 8-9-0-0\+9-8-0-0, about [0-9]+ MiB while it is solved$' "$work/sectors" ||
     fail "sectors: $(tail -1 "$work/sectors")"
 # Its unit column: 8-9 and 9-8 are one unit, solved after all 8-8 needs.
-unit_of() { awk -v s="$1" '$1 == s {print $5}' "$work/sectors"; }
+unit_of() { awk -v s="$1" '$1 == s {print $3}' "$work/sectors"; }
 [ -n "$(unit_of 8-9-0-0)" ] && [ "$(unit_of 8-9-0-0)" == "$(unit_of 9-8-0-0)" ] &&
     [ "$(unit_of 8-8-0-0)" -lt "$(unit_of 8-9-0-0)" ] ||
     fail "sectors: units of 8-8, 8-9, 9-8: $(unit_of 8-8-0-0) $(unit_of 8-9-0-0) $(unit_of 9-8-0-0)"

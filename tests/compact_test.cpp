@@ -259,8 +259,8 @@ TEST(Compact, ChoiceOnNinesSectorsComesNearTheBest) {
     for (const SectorKey& key : graph.sectors) {
         for (const SectorKey& s : graph.successors.at(key))
             if (s.stones() < key.stones()) sectors[key].removal_successors.push_back(s);
-        sectors[key].saving = static_cast<int64_t>(
-            sector_index(*v.board, key.mover_on_board, key.opponent_on_board).size());
+        sectors[key].saving =
+            static_cast<int64_t>(orbit_count(*v.board, key.mover_on_board, key.opponent_on_board));
     }
     std::mt19937_64 random(7);
     for (int trial = 0; trial < 5; ++trial) {

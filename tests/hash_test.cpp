@@ -67,15 +67,31 @@ TEST(Hash, OrbitCountsMatchTheSpec) {
     EXPECT_EQ(total, 8'904'593'601u);
 }
 
-TEST(Hash, EverySectorSizeIsExactlyItsOrbitCount) {
-    for (const Board* board : all_boards()) {
-        for (int m = 0; m <= 9; ++m)
-            for (int o = 0; o <= 9 && m + o <= board->points; ++o) {
-                EXPECT_EQ(sector_index(*board, m, o).size(), burnside_orbits(*board, m, o))
-                    << board->name << " " << m << "-" << o;
-                EXPECT_EQ(orbit_count(*board, m, o), burnside_orbits(*board, m, o));
-            }
-    }
+// The sectors of every board with at most `most` stones a side. The tests
+// below check those with up to five in every build, all of them in the
+// "Slow" tests, which the sanitizer build leaves out: building every index
+// of every board takes 6 s in the Release build, 90 s under the sanitizers.
+constexpr int kFewStones = 5, kMostStones = 9;
+template <typename Check>
+void for_each_sector(int most, Check&& check) {
+    for (const Board* board : all_boards())
+        for (int m = 0; m <= most; ++m)
+            for (int o = 0; o <= most && m + o <= board->points; ++o) check(*board, m, o);
+}
+
+// orbit_count stands in for the index's size where only sizes are needed.
+void expect_size_is_orbit_count(const Board& board, int m, int o) {
+    EXPECT_EQ(sector_index(board, m, o).size(), burnside_orbits(board, m, o))
+        << board.name << " " << m << "-" << o;
+    EXPECT_EQ(orbit_count(board, m, o), burnside_orbits(board, m, o));
+}
+
+TEST(Hash, EverySmallSectorSizeIsExactlyItsOrbitCount) {
+    for_each_sector(kFewStones, expect_size_is_orbit_count);
+}
+
+TEST(HashSlow, EverySectorSizeIsExactlyItsOrbitCount) {
+    for_each_sector(kMostStones, expect_size_is_orbit_count);
 }
 
 // Walking a sector visits consecutive indices whose stones index back to them
@@ -110,63 +126,76 @@ TEST(Hash, RoundTripsOverNineSmallSectors) {
     expect_round_trip_over_whole_sector(*find_board("b24d"), 3, 3);
 }
 
-TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
-    std::mt19937_64 rng(2026);
-    for (const Board* board : all_boards()) {
-        for (int m = 0; m <= 9; ++m) {
-            for (int o = 0; o <= 9 && m + o <= board->points; ++o) {
-                const SectorIndex& sector = sector_index(*board, m, o);
-                const SymmetryClasses& classes = symmetry_classes(*board);
-                for (int sample = 0; sample < 200; ++sample) {
-                    Stones s = random_stones(rng, *board, m, o);
-                    uint64_t index = sector.index(s);
-                    ASSERT_LT(index, sector.size());
-                    Stones canonical = sector.stones_at(index);
-                    ASSERT_EQ(sector.index(canonical), index);
-                    bool equivalent = false;
-                    for (int t = 0; t < classes.symmetry_count(); ++t) {
-                        Stones twin{classes.transform(s.mover, t),
-                                    classes.transform(s.opponent, t)};
-                        ASSERT_EQ(sector.index(twin), index) << board->name;
-                        equivalent |= twin == canonical;
-                    }
-                    ASSERT_TRUE(equivalent) << board->name << " " << m << "-" << o;
-                }
-            }
+void expect_twins_share_an_index(std::mt19937_64& rng, const Board& board, int m, int o) {
+    const SectorIndex& sector = sector_index(board, m, o);
+    const SymmetryClasses& classes = symmetry_classes(board);
+    for (int sample = 0; sample < 200; ++sample) {
+        Stones s = random_stones(rng, board, m, o);
+        uint64_t index = sector.index(s);
+        ASSERT_LT(index, sector.size());
+        Stones canonical = sector.stones_at(index);
+        ASSERT_EQ(sector.index(canonical), index);
+        bool equivalent = false;
+        for (int t = 0; t < classes.symmetry_count(); ++t) {
+            Stones twin{classes.transform(s.mover, t), classes.transform(s.opponent, t)};
+            ASSERT_EQ(sector.index(twin), index) << board.name;
+            equivalent |= twin == canonical;
         }
+        ASSERT_TRUE(equivalent) << board.name << " " << m << "-" << o;
     }
+}
+
+TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTripInSmallSectors) {
+    std::mt19937_64 rng(2026);
+    for_each_sector(kFewStones, [&](const Board& board, int m, int o) {
+        expect_twins_share_an_index(rng, board, m, o);
+    });
+}
+
+TEST(HashSlow, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
+    std::mt19937_64 rng(2026);
+    for_each_sector(kMostStones, [&](const Board& board, int m, int o) {
+        expect_twins_share_an_index(rng, board, m, o);
+    });
 }
 
 // The index of a moved position found as the propagation finds its
 // predecessors' (the moved mover's class from its images taken once, the
 // opponent moved by that class's symmetry) must agree with index, on every
 // board, for every stone and every free point it can move to.
-TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
-    std::mt19937_64 rng(7);
-    for (const Board* board : all_boards()) {
-        const SymmetryClasses& classes = symmetry_classes(*board);
-        for (int m = 1; m <= 9; ++m) {
-            for (int o = 0; o <= 9 && m + o < board->points; ++o) {
-                const SectorIndex& sector = sector_index(*board, m, o);
-                for (int sample = 0; sample < 4; ++sample) {
-                    const Stones s = random_stones(rng, *board, m, o);
-                    const auto mover = classes.images(s.mover);
-                    const auto opponent = classes.images(s.opponent);
-                    const Bitboard free = board->all() & ~s.mover & ~s.opponent;
-                    for (Bitboard outs = s.mover; outs; outs &= outs - 1)
-                        for (Bitboard ins = free; ins; ins &= ins - 1) {
-                            const int out = std::countr_zero(outs), in = std::countr_zero(ins);
-                            const Stones moved{(s.mover & ~(1u << out)) | 1u << in, s.opponent};
-                            const auto c = classes.class_of_moved(mover, out, in);
-                            ASSERT_EQ(sector.index_transformed(
-                                          c, SymmetryClasses::image(opponent, c.symmetry)),
-                                      sector.index(moved))
-                                << board->name << " " << m << "-" << o;
-                        }
-                }
+void expect_moved_index_from_images(std::mt19937_64& rng, const Board& board, int m, int o) {
+    if (m == 0 || m + o == board.points) return;  // no stone to move, or nowhere to
+    const SymmetryClasses& classes = symmetry_classes(board);
+    const SectorIndex& sector = sector_index(board, m, o);
+    for (int sample = 0; sample < 4; ++sample) {
+        const Stones s = random_stones(rng, board, m, o);
+        const auto mover = classes.images(s.mover);
+        const auto opponent = classes.images(s.opponent);
+        const Bitboard free = board.all() & ~s.mover & ~s.opponent;
+        for (Bitboard outs = s.mover; outs; outs &= outs - 1)
+            for (Bitboard ins = free; ins; ins &= ins - 1) {
+                const int out = std::countr_zero(outs), in = std::countr_zero(ins);
+                const Stones moved{(s.mover & ~(1u << out)) | 1u << in, s.opponent};
+                const auto c = classes.class_of_moved(mover, out, in);
+                ASSERT_EQ(sector.index_transformed(c, SymmetryClasses::image(opponent, c.symmetry)),
+                          sector.index(moved))
+                    << board.name << " " << m << "-" << o;
             }
-        }
     }
+}
+
+TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPositionInSmallSectors) {
+    std::mt19937_64 rng(7);
+    for_each_sector(kFewStones, [&](const Board& board, int m, int o) {
+        expect_moved_index_from_images(rng, board, m, o);
+    });
+}
+
+TEST(HashSlow, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
+    std::mt19937_64 rng(7);
+    for_each_sector(kMostStones, [&](const Board& board, int m, int o) {
+        expect_moved_index_from_images(rng, board, m, o);
+    });
 }
 
 TEST(Hash, ExchangeTablesListEverySubsetOneExchangeAway) {

@@ -98,20 +98,15 @@ int run_sectors(const VariantOptions& options) {
     std::map<SectorKey, size_t> unit_of;
     for (size_t u = 0; u < units.size(); ++u)
         for (const SectorKey& key : units[u]) unit_of[key] = u + 1;
-    fmt::print("{:<11} {:>13} {:>13} {:>7} {:>5}  {}\n", "sector", "positions", "orbits", "excess",
-               "unit", "successors");
+    fmt::print("{:<11} {:>13} {:>5}  {}\n", "sector", "positions", "unit", "successors");
     uint64_t total = 0;
     for (const SectorKey& key : graph.sectors) {
-        const SectorIndex& index =
-            sector_index(*v.board, key.mover_on_board, key.opponent_on_board);
-        uint64_t orbits = orbit_count(*v.board, key.mover_on_board, key.opponent_on_board);
+        const uint64_t positions = orbit_count(*v.board, key.mover_on_board, key.opponent_on_board);
         std::string next;
         for (const SectorKey& s : graph.successors.at(key))
             next += (next.empty() ? "" : " ") + to_string(s);
-        fmt::print("{:<11} {:>13} {:>13} {:>6.2f}% {:>5}  {}\n", to_string(key), index.size(),
-                   orbits, 100.0 * (static_cast<double>(index.size()) / orbits - 1),
-                   unit_of.at(key), next);
-        total += index.size();
+        fmt::print("{:<11} {:>13} {:>5}  {}\n", to_string(key), positions, unit_of.at(key), next);
+        total += positions;
     }
     fmt::print("{} sectors, {} positions, {} units to solve\n", graph.sectors.size(), total,
                units.size());
