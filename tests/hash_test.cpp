@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <functional>
 #include <map>
 #include <random>
 #include <set>
@@ -147,16 +148,12 @@ void expect_twins_share_an_index(std::mt19937_64& rng, const Board& board, int m
 
 TEST(Hash, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTripInSmallSectors) {
     std::mt19937_64 rng(2026);
-    for_each_sector(kFewStones, [&](const Board& board, int m, int o) {
-        expect_twins_share_an_index(rng, board, m, o);
-    });
+    for_each_sector(kFewStones, std::bind_front(expect_twins_share_an_index, std::ref(rng)));
 }
 
 TEST(HashSlow, SymmetricTwinsShareAnIndexAndRandomSamplesRoundTrip) {
     std::mt19937_64 rng(2026);
-    for_each_sector(kMostStones, [&](const Board& board, int m, int o) {
-        expect_twins_share_an_index(rng, board, m, o);
-    });
+    for_each_sector(kMostStones, std::bind_front(expect_twins_share_an_index, std::ref(rng)));
 }
 
 // The index of a moved position found as the propagation finds its
@@ -186,16 +183,12 @@ void expect_moved_index_from_images(std::mt19937_64& rng, const Board& board, in
 
 TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPositionInSmallSectors) {
     std::mt19937_64 rng(7);
-    for_each_sector(kFewStones, [&](const Board& board, int m, int o) {
-        expect_moved_index_from_images(rng, board, m, o);
-    });
+    for_each_sector(kFewStones, std::bind_front(expect_moved_index_from_images, std::ref(rng)));
 }
 
 TEST(HashSlow, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
     std::mt19937_64 rng(7);
-    for_each_sector(kMostStones, [&](const Board& board, int m, int o) {
-        expect_moved_index_from_images(rng, board, m, o);
-    });
+    for_each_sector(kMostStones, std::bind_front(expect_moved_index_from_images, std::ref(rng)));
 }
 
 TEST(Hash, ExchangeTablesListEverySubsetOneExchangeAway) {
