@@ -111,15 +111,37 @@ void BM_RankPlacements(benchmark::State& state) {
 }
 BENCHMARK(BM_RankPlacements)->Arg(0)->Arg(1);
 
-void BM_IndexTablesBuild(benchmark::State& state) {
+// What opening a database pays before its first lookup: the board's symmetry
+// classes (once per process), then an index for each sector it reads.
+// A query builds the sizes its sectors ask for (state.range(0) stones), a
+// solve every size (-1).
+void BM_SymmetryClassesBuild(benchmark::State& state) {
     const Board& board = *find_board("b24");
+    const auto size = static_cast<int>(state.range(0));
     for (auto _ : state) {
         SymmetryClasses classes(board);
-        SectorIndex sector(classes, 9, 9);
+        for (int s = size < 0 ? 0 : size; s <= (size < 0 ? board.points : size); ++s)
+            benchmark::DoNotOptimize(classes.asymmetric_count(s));
+    }
+}
+BENCHMARK(BM_SymmetryClassesBuild)->Arg(9)->Arg(8)->Arg(3)->Arg(-1)->Unit(benchmark::kMillisecond);
+
+void BM_SectorIndexBuild(benchmark::State& state) {
+    const Board& board = *find_board("b24");
+    const SymmetryClasses& classes = symmetry_classes(board);
+    const auto mover = static_cast<int>(state.range(0)),
+               opponent = static_cast<int>(state.range(1));
+    for (auto _ : state) {
+        SectorIndex sector(classes, mover, opponent);
         benchmark::DoNotOptimize(sector.size());
     }
 }
-BENCHMARK(BM_IndexTablesBuild)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_SectorIndexBuild)
+    ->Args({8, 8})
+    ->Args({9, 9})
+    ->Args({8, 7})
+    ->Args({3, 9})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

@@ -45,47 +45,54 @@ SymmetryClasses::SymmetryClasses(const Board& board)
             point_images_[point].image[s] =
                 board.transform(Bitboard{1} << point, board.symmetries[s < n ? s : 0])
                 << kSymmetryBits;
+}
 
-    for (int size = 0; size <= board.points; ++size) {
-        sizes_[size].asymmetric_bits = RankBitmap(binomial[board.points][size]);
-        sizes_[size].symmetric_bits = RankBitmap(binomial[board.points][size]);
-    }
-    // Walking the sets in increasing order meets each class first at its
-    // smallest member, which is therefore the representative.
-    std::vector<bool> seen(uint64_t{board.all()} + 1, false);
-    std::vector<std::vector<uint16_t>> stabilisers(board.points + 1);  // by size, by representative
-    for (Bitboard set = 0; set <= board.all(); ++set) {
-        if (seen[set]) continue;
+void SymmetryClasses::build_size(int size) const {
+    std::lock_guard lock(build_mutex_);
+    SizeTables& t = sizes_[size];
+    if (t.built.load(std::memory_order_relaxed)) return;  // another thread did
+    const uint64_t sets = binomial[board_->points][size];
+    t.asymmetric_bits = RankBitmap(sets);
+    t.symmetric_bits = RankBitmap(sets);
+    // Walking the sets in increasing order (Gosper's, the colex order) meets
+    // each class first at its smallest member, which is therefore the
+    // representative; its images are marked seen by colex rank.
+    std::vector<uint64_t> seen((sets + 63) / 64, 0);
+    std::vector<uint16_t> stabilisers;  // by representative
+    const uint64_t classes = orbit_count(*board_, size, 0);
+    t.representatives.reserve(classes);
+    stabilisers.reserve(classes);
+    Bitboard set = (Bitboard{1} << size) - 1;
+    for (uint64_t r = 0; r < sets; ++r, set = next_subset(set)) {
+        if (seen[r / 64] >> (r % 64) & 1) continue;
+        Lanes images;
+        images_of(set, images);
         uint16_t stabiliser = 0;
-        for (int s = 0; s < n; ++s) {
-            const Bitboard image = transform(set, s);
+        for (int s = 0; s < symmetry_count_; ++s) {
+            const Bitboard image = images[s] >> kSymmetryBits;
             if (image == set) stabiliser |= 1u << s;
-            seen[image] = true;
+            const uint32_t rank = colex().rank(image);
+            seen[rank / 64] |= uint64_t{1} << (rank % 64);
         }
-        SizeTables& t = sizes_[std::popcount(set)];
         t.representatives.push_back(set);
-        (stabiliser == 1 ? t.asymmetric_bits : t.symmetric_bits).set(colex().rank(set));
-        stabilisers[std::popcount(set)].push_back(stabiliser);
-        if (set == board.all()) break;
+        (stabiliser == 1 ? t.asymmetric_bits : t.symmetric_bits).set(r);
+        stabilisers.push_back(stabiliser);
     }
 
-    // Rank each size's classes asymmetric first, order kept within each group.
-    for (int size = 0; size <= board.points; ++size) {
-        SizeTables& t = sizes_[size];
-        t.asymmetric_bits.count();
-        t.symmetric_bits.count();
-        t.asymmetric_count = static_cast<uint32_t>(
-            std::count(stabilisers[size].begin(), stabilisers[size].end(), uint16_t{1}));
-        const size_t classes = t.representatives.size();
-        std::vector<Bitboard> by_rank(classes);
-        t.stabilisers.assign(classes, 0);
-        for (size_t r = 0; r < classes; ++r) {
-            const uint32_t rank = t.class_rank(colex().rank(t.representatives[r]));
-            by_rank[rank] = t.representatives[r];
-            t.stabilisers[rank] = stabilisers[size][r];
-        }
-        t.representatives = std::move(by_rank);
+    // Rank the classes asymmetric first, order kept within each group.
+    t.asymmetric_bits.count();
+    t.symmetric_bits.count();
+    t.asymmetric_count =
+        static_cast<uint32_t>(std::count(stabilisers.begin(), stabilisers.end(), uint16_t{1}));
+    std::vector<Bitboard> by_rank(classes);
+    t.stabilisers.assign(classes, 0);
+    for (size_t c = 0; c < classes; ++c) {
+        const uint32_t rank = t.class_rank(colex().rank(t.representatives[c]));
+        by_rank[rank] = t.representatives[c];
+        t.stabilisers[rank] = stabilisers[c];
     }
+    t.representatives = std::move(by_rank);
+    t.built.store(true, std::memory_order_release);
 }
 
 const SymmetryClasses& symmetry_classes(const Board& board) {
@@ -96,6 +103,33 @@ const SymmetryClasses& symmetry_classes(const Board& board) {
     if (!slot) slot = std::make_unique<SymmetryClasses>(board);
     return *slot;
 }
+
+namespace {
+
+// How many orbits the symmetries in `group` (a mask, SymmetryClasses'
+// numbers; a group fixing `points`) make of the `size`-point subsets of
+// `points`: by Burnside's lemma, the mean over the group of the subsets each
+// symmetry fixes, those that are unions of its cycles.
+uint64_t orbits_of_subsets(const SymmetryClasses& classes, uint32_t group, Bitboard points,
+                           int size) {
+    uint64_t fixed = 0;
+    for (uint32_t s = group; s; s &= s - 1) {
+        const int symmetry = std::countr_zero(s);
+        std::array<uint64_t, kMaxPoints + 1> ways{};  // subsets of the cycles so far, by size
+        ways[0] = 1;
+        for (Bitboard left = points; left;) {
+            int length = 0;
+            for (int p = std::countr_zero(left); left >> p & 1;
+                 p = std::countr_zero(classes.transform_point(p, symmetry)))
+                left &= ~(Bitboard{1} << p), ++length;
+            for (int n = size; n >= length; --n) ways[n] += ways[n - length];
+        }
+        fixed += ways[size];
+    }
+    return fixed / std::popcount(group);
+}
+
+}  // namespace
 
 SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int opponent_stones)
     : classes_(&classes),
@@ -116,39 +150,62 @@ SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int o
     uint32_t subset = (1u << opponent_stones) - 1;
     for (uint32_t& entry : subset_of_rank_) entry = subset, subset = next_subset(subset);
 
+    // A symmetric block's offsets come from its count (Burnside's, above);
+    // its bitmap is filled when first read (fill_block).
     const uint64_t words = (block_size_ + 63) / 64;
+    symmetric_blocks_ = std::vector<SymmetricBlock>(block_count() - asymmetric_count_);
+    uint64_t hints = 0;
     for (uint32_t b = asymmetric_count_; b < block_count(); ++b) {
-        SymmetricBlock block{size_, classes.stabiliser(mover_stones, b),
-                             static_cast<uint32_t>(canonical_bits_.size()),
-                             static_cast<uint32_t>(select_hints_.size())};
-        canonical_bits_.resize(canonical_bits_.size() + words, 0);
-        bits_before_.resize(canonical_bits_.size(), 0);
-        const Bitboard free = board.all() & ~(*representatives_)[b];
-        uint32_t packed = (1u << opponent_stones) - 1;
-        uint64_t canonical_count = 0;
-        for (uint64_t r = 0; r < block_size_; ++r, packed = next_subset(packed)) {
+        SymmetricBlock& block = symmetric_blocks_[b - asymmetric_count_];
+        block.first_index = size_;
+        block.stabiliser = classes.stabiliser(mover_stones, b);
+        block.canonical_count = orbits_of_subsets(
+            classes, block.stabiliser, board.all() & ~(*representatives_)[b], opponent_stones);
+        block.bitmap_word = static_cast<uint32_t>((b - asymmetric_count_) * words);
+        block.first_hint = static_cast<uint32_t>(hints);
+        size_ += block.canonical_count;
+        hints += (block.canonical_count + 63) / 64;  // one for each 64th slot
+    }
+    canonical_bits_ = std::make_unique_for_overwrite<uint64_t[]>(symmetric_blocks_.size() * words);
+    bits_before_ = std::make_unique_for_overwrite<uint32_t[]>(symmetric_blocks_.size() * words);
+    select_hints_ = std::make_unique_for_overwrite<uint32_t[]>(hints);
+}
+
+void SectorIndex::fill_block(const SymmetricBlock& block) const {
+    std::lock_guard lock(fill_mutex_);
+    if (block.filled.load(std::memory_order_relaxed)) return;  // another thread did
+    const uint32_t b = asymmetric_count_ + static_cast<uint32_t>(&block - symmetric_blocks_.data());
+    const Bitboard free = all_ & ~(*representatives_)[b];
+    uint32_t packed = (1u << opponent_stones_) - 1;
+    uint32_t running = 0;
+    uint32_t* hint = &select_hints_[block.first_hint];
+    for (uint64_t w = 0; w * 64 < block_size_; ++w) {
+        uint64_t word = 0;
+        for (uint64_t r = w * 64; r < std::min(block_size_, w * 64 + 64);
+             ++r, packed = next_subset(packed)) {
             // Canonical: no symmetry fixing the mover's stones makes it smaller.
             Bitboard opponent = deposit_bits(packed, free);
             bool smallest = true;
             for (uint32_t s = block.stabiliser & (block.stabiliser - 1); s; s &= s - 1)
-                smallest &= classes.transform(opponent, std::countr_zero(s)) >= opponent;
-            if (!smallest) continue;
-            canonical_bits_[block.bitmap_word + r / 64] |= uint64_t{1} << (r % 64);
-            ++canonical_count;
+                smallest &= classes_->transform(opponent, std::countr_zero(s)) >= opponent;
+            word |= uint64_t{smallest} << (r % 64);
         }
-        uint32_t running = 0;
-        for (uint64_t w = 0; w < words; ++w) {
-            bits_before_[block.bitmap_word + w] = running;
-            const uint32_t here =
-                static_cast<uint32_t>(std::popcount(canonical_bits_[block.bitmap_word + w]));
-            // Hints for the slots n = 64k with running <= n < running + here.
-            for (uint64_t n = (running + 63) / 64 * 64; n < running + here; n += 64)
-                select_hints_.push_back(static_cast<uint32_t>(w));
-            running += here;
-        }
-        symmetric_blocks_.push_back(block);
-        size_ += canonical_count;
+        canonical_bits_[block.bitmap_word + w] = word;
+        bits_before_[block.bitmap_word + w] = running;
+        const auto here = static_cast<uint32_t>(std::popcount(word));
+        // Hints for the slots n = 64k with running <= n < running + here,
+        // within the count the block's hints were laid out by.
+        for (uint64_t n = (running + 63) / 64 * 64; n < running + here && n < block.canonical_count;
+             n += 64)
+            *hint++ = static_cast<uint32_t>(w);
+        running += here;
     }
+    // The offsets of every block after it were laid out by that count.
+    if (running != block.canonical_count)
+        throw std::logic_error("symmetric block " + std::to_string(b) + " holds " +
+                               std::to_string(running) + " positions, not Burnside's " +
+                               std::to_string(block.canonical_count));
+    block.filled.store(true, std::memory_order_release);
 }
 
 uint64_t SectorIndex::block_begin(uint32_t block) const {
@@ -200,7 +257,7 @@ Stones SectorIndex::stones_at(uint64_t index) const {
         auto after =
             std::upper_bound(symmetric_blocks_.begin(), symmetric_blocks_.end(), index,
                              [](uint64_t i, const SymmetricBlock& b) { return i < b.first_index; });
-        const SymmetricBlock& b = *(after - 1);
+        const SymmetricBlock& b = filled(*(after - 1));
         block = asymmetric_count_ + static_cast<uint32_t>(after - 1 - symmetric_blocks_.begin());
         // The slot is the n-th set bit of the block's bitmap.
         uint64_t n = index - b.first_index;

@@ -16,9 +16,12 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -87,11 +90,11 @@ class SymmetryClasses {
         return set.lanes[symmetry] >> kSymmetryBits;
     }
     const std::vector<Bitboard>& representatives(int size) const {
-        return sizes_[size].representatives;
+        return tables(size).representatives;
     }
-    uint32_t asymmetric_count(int size) const { return sizes_[size].asymmetric_count; }
+    uint32_t asymmetric_count(int size) const { return tables(size).asymmetric_count; }
     // Mask of the symmetries (bit i: board.symmetries[i]) that fix class `rank`'s representative.
-    uint32_t stabiliser(int size, uint32_t rank) const { return sizes_[size].stabilisers[rank]; }
+    uint32_t stabiliser(int size, uint32_t rank) const { return tables(size).stabilisers[rank]; }
 
     Bitboard transform(Bitboard set, int symmetry) const {
         return (image_rows_[set & 0xff].image[symmetry] |
@@ -155,7 +158,7 @@ class SymmetryClasses {
     Class class_of_images(Lanes& images, int size) const {  // overwrites `images`
         const uint32_t smallest = smallest_lane(images);
         const Bitboard representative = smallest >> kSymmetryBits;
-        return {sizes_[size].class_rank(colex().rank(representative)),
+        return {tables(size).class_rank(colex().rank(representative)),
                 static_cast<int>(smallest & (kMaxSymmetries - 1)), representative};
     }
 
@@ -192,6 +195,8 @@ class SymmetryClasses {
     };
 
     struct SizeTables {
+        // Whether the tables below are built (build_size).
+        std::atomic<bool> built{false};
         // Set at the colex rank of each representative that only the identity
         // fixes, and of each that other symmetries fix too: the first bitmap
         // alone ranks almost every class, with one cache line.
@@ -209,11 +214,25 @@ class SymmetryClasses {
         }
     };
 
+    // A size's tables are built when first asked for, not with the rest:
+    // building every size's took 107 ms for nine's board, most of a
+    // one-shot `morris query`, which asks for two or three sizes.
+    const SizeTables& tables(int size) const {
+        const SizeTables& t = sizes_[size];
+        if (!t.built.load(std::memory_order_acquire)) [[unlikely]]
+            build_size(size);
+        return t;
+    }
+    void build_size(int size) const;
+
     const Board* board_;
     int symmetry_count_;
     std::vector<ImageRow> image_rows_;    // by byte of the set (3) and its value (256)
     std::vector<ImageRow> point_images_;  // by point: its images, symmetry numbers 0
-    std::vector<SizeTables> sizes_;       // by set size
+    // By set size, each built once under build_mutex_ and read only after
+    // its flag is set.
+    mutable std::vector<SizeTables> sizes_;
+    mutable std::mutex build_mutex_;
 };
 
 // Built once per board and kept; thread-safe.
@@ -314,18 +333,32 @@ class SectorIndex {
   private:
     struct SymmetricBlock {
         uint64_t first_index;
+        uint64_t canonical_count;  // its positions
         uint32_t stabiliser;
         uint32_t bitmap_word;  // where its canonical-opponent bitmap starts
         uint32_t first_hint;   // where its select hints start
+        // Whether its bitmap, counts and hints are filled (fill_block).
+        mutable std::atomic<bool> filled{false};
     };
 
     const SymmetricBlock& symmetric_block(uint32_t block) const {
         return symmetric_blocks_[block - asymmetric_count_];
     }
+    // The block with its bitmap filled. A symmetric block's bitmap is filled
+    // when it is first read, not when the index is built: building them all
+    // took 64-74 ms for nine's 8-8 and 8-7, most of a one-shot `morris
+    // query`, which reads one or two blocks of each sector it opens.
+    const SymmetricBlock& filled(const SymmetricBlock& block) const {
+        if (!block.filled.load(std::memory_order_acquire)) [[unlikely]]
+            fill_block(block);
+        return block;
+    }
+    void fill_block(const SymmetricBlock& block) const;
     uint64_t symmetric_slot(const SymmetricBlock& block, Bitboard free, Bitboard opponent) const;
     // The slot of canonical opponent stones, packed: the rank of their bit
     // among the block's bitmap's.
-    uint64_t canonical_slot(const SymmetricBlock& block, uint32_t packed) const {
+    uint64_t canonical_slot(const SymmetricBlock& unfilled, uint32_t packed) const {
+        const SymmetricBlock& block = filled(unfilled);
         const uint64_t r = colex().rank(packed);
         const uint64_t word = block.bitmap_word + r / 64;
         const uint64_t below = canonical_bits_[word] & ((uint64_t{1} << (r % 64)) - 1);
@@ -341,14 +374,19 @@ class SectorIndex {
     uint32_t asymmetric_count_;  // blocks [0, asymmetric_count_) are full-size
     uint64_t size_ = 0;
     std::vector<SymmetricBlock> symmetric_blocks_;
-    // For symmetric blocks: bit r set when opponent colex rank r is canonical,
-    // with the count of set bits before each word.
-    std::vector<uint64_t> canonical_bits_;
-    std::vector<uint32_t> bits_before_;
+    // For symmetric blocks, filled a block at a time under fill_mutex_ (each
+    // block's words are written once, whole, before its flag is set, and
+    // read only after; left uninitialised until then, so that the pages of
+    // blocks never read are never touched: zeroing them was most of what
+    // building nine's 8-8 index still cost): bit r set when opponent colex
+    // rank r is canonical, with the count of set bits before each word.
+    std::unique_ptr<uint64_t[]> canonical_bits_;
+    std::unique_ptr<uint32_t[]> bits_before_;
     // For symmetric blocks: the word (from the block's first) holding each
     // 64th canonical slot, so that unindexing scans a few words, not a
     // binary search through the block's counts.
-    std::vector<uint32_t> select_hints_;
+    std::unique_ptr<uint32_t[]> select_hints_;
+    mutable std::mutex fill_mutex_;
     // The opponent's stones (packed among the free points) by colex rank: a
     // table of C(free, opponent) entries makes unindexing a lookup.
     std::vector<uint32_t> subset_of_rank_;
@@ -443,7 +481,7 @@ void SectorIndex::for_each_in_blocks(uint32_t first_block, uint32_t last_block,
         } else {
             // Only the canonical slots: walk the bitmap's set bits and take
             // each one's opponent stones from the rank table.
-            const uint64_t* bits = &canonical_bits_[symmetric_block(b).bitmap_word];
+            const uint64_t* bits = &canonical_bits_[filled(symmetric_block(b)).bitmap_word];
             for (uint64_t w = 0; w * 64 < count; ++w)
                 for (uint64_t word = bits[w]; word; word &= word - 1) {
                     const uint64_t r = w * 64 + std::countr_zero(word);

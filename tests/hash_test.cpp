@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <thread>
 
 #include "game/variant.hpp"
 #include "indexing/perfect_hash.hpp"
@@ -81,10 +82,16 @@ void for_each_sector(int most, Check&& check) {
 }
 
 // orbit_count stands in for the index's size where only sizes are needed.
+// The index lays its symmetric blocks out by their own orbit counts and fills
+// their bitmaps when first read: reading each block's first position fills
+// it, which throws if the bitmap holds another count.
 void expect_size_is_orbit_count(const Board& board, int m, int o) {
-    EXPECT_EQ(sector_index(board, m, o).size(), burnside_orbits(board, m, o))
-        << board.name << " " << m << "-" << o;
+    const SectorIndex& sector = sector_index(board, m, o);
+    EXPECT_EQ(sector.size(), burnside_orbits(board, m, o)) << board.name << " " << m << "-" << o;
     EXPECT_EQ(orbit_count(board, m, o), burnside_orbits(board, m, o));
+    for (uint32_t b = 0; b < sector.block_count(); ++b)
+        EXPECT_NO_THROW(sector.stones_at(sector.block_begin(b)))
+            << board.name << " " << m << "-" << o << " block " << b;
 }
 
 TEST(Hash, EverySmallSectorSizeIsExactlyItsOrbitCount) {
@@ -189,6 +196,39 @@ TEST(Hash, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPositionInSmallSecto
 TEST(HashSlow, IndexOfAMovedStoneFromImagesEqualsIndexOfTheMovedPosition) {
     std::mt19937_64 rng(7);
     for_each_sector(kMostStones, std::bind_front(expect_moved_index_from_images, std::ref(rng)));
+}
+
+// A symmetry class table's sizes and an index's symmetric blocks are built
+// when first read, under a lock: threads reading a fresh index at once, each
+// in its own order, must get what the (already built) shared one gives.
+TEST(Hash, ThreadsReadingAFreshIndexAtOnceAgreeWithTheSharedOne) {
+    const Board& board = *find_board("b24");
+    const SectorIndex& shared = sector_index(board, 4, 5);
+    std::vector<Stones> samples;  // the first and last position of each symmetric block
+    for (uint32_t b = 0; b < shared.block_count(); ++b)
+        if (shared.stabiliser_of(b) != 1)
+            for (uint64_t i : {shared.block_begin(b), shared.block_end(b) - 1})
+                samples.push_back(shared.stones_at(i));
+    ASSERT_GT(samples.size(), 100u);
+    const SymmetryClasses classes(board);
+    const SectorIndex fresh(classes, 4, 5);
+    // Each sample's index, and the index of the stones at that index.
+    auto read = [&](bool backwards, std::vector<uint64_t>& indices) {
+        indices.resize(2 * samples.size());
+        for (size_t k = 0; k < samples.size(); ++k) {
+            const size_t at = backwards ? samples.size() - 1 - k : k;
+            indices[2 * at] = fresh.index(samples[at]);
+            indices[2 * at + 1] = fresh.index(fresh.stones_at(indices[2 * at]));
+        }
+    };
+    std::vector<uint64_t> forwards, backwards;
+    std::thread other(read, true, std::ref(backwards));
+    read(false, forwards);
+    other.join();
+    std::vector<uint64_t> expected;
+    for (const Stones& s : samples) expected.insert(expected.end(), 2, shared.index(s));
+    EXPECT_EQ(forwards, expected);
+    EXPECT_EQ(backwards, expected);
 }
 
 TEST(Hash, ExchangeTablesListEverySubsetOneExchangeAway) {
