@@ -450,8 +450,8 @@ class PackedBlockIndex {
 
 // The number of (mover, opponent) stone placements distinct under the board's
 // symmetries, by Burnside's lemma: a sector's size (hash_test proves it equal
-// to sector_index's size for every sector), found in microseconds where
-// building the index takes up to 50 ms: for what needs only the sizes.
+// to sector_index's size for every sector), found in microseconds without
+// the index's or the symmetry classes' tables: for what needs only sizes.
 uint64_t orbit_count(const Board& board, int mover_stones, int opponent_stones);
 
 // Built on first use and kept for the program's life; thread-safe.
