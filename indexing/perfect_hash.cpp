@@ -59,9 +59,8 @@ void SymmetryClasses::build_size(int size) const {
     // representative; its images are marked seen by colex rank.
     std::vector<uint64_t> seen((sets + 63) / 64, 0);
     std::vector<uint16_t> stabilisers;  // by representative
-    const uint64_t classes = orbit_count(*board_, size, 0);
-    t.representatives.reserve(classes);
-    stabilisers.reserve(classes);
+    t.representatives.reserve(orbit_count(*board_, size, 0));
+    stabilisers.reserve(t.representatives.capacity());
     Bitboard set = (Bitboard{1} << size) - 1;
     for (uint64_t r = 0; r < sets; ++r, set = next_subset(set)) {
         if (seen[r / 64] >> (r % 64) & 1) continue;
@@ -84,6 +83,7 @@ void SymmetryClasses::build_size(int size) const {
     t.symmetric_bits.count();
     t.asymmetric_count =
         static_cast<uint32_t>(std::count(stabilisers.begin(), stabilisers.end(), uint16_t{1}));
+    const size_t classes = t.representatives.size();
     std::vector<Bitboard> by_rank(classes);
     t.stabilisers.assign(classes, 0);
     for (size_t c = 0; c < classes; ++c) {

@@ -53,11 +53,12 @@ class FirstPass {
     static constexpr size_t kMostSiblings = 2;
 
     // What one position's turns into solved sectors say, folded as they come
-    // from their entries as SolvedSectors holds them. Whether a successor is
-    // a win, a loss or a draw is data, not a pattern the branch predictor can
-    // learn: the fold is branch-free, and reads its entries as what they
-    // are, 0 for a draw and otherwise our distance (the layer of our win or
-    // loss, see Distances in unit.hpp), odd for the successor's loss.
+    // from their entries as SolvedSectors holds them, read as what they are:
+    // 0 for a draw and otherwise our distance (the layer of our win or loss,
+    // see Distances in unit.hpp), odd for the successor's loss. GCC compiles
+    // add's choices to a branch on the parity; masks instead were faster on
+    // some sibling walks, slower on others and on sectors alone, and no
+    // faster over nine's whole solve (docs/performance.md).
     struct Successors {
         Entry least_loss = kNoLoss;  // the shortest successor lost: our win's layer
         Entry longest_win = 0;       // the longest successor won: our loss's layer
@@ -70,28 +71,6 @@ class FirstPass {
             least_loss = std::min(least_loss, loss ? after : kNoLoss);
             longest_win = std::max(longest_win, loss ? Entry{0} : after);
             draw |= after == kDrawEntry;
-        }
-        // The same with masks: GCC compiles add's choices to a branch on the
-        // entry's parity.
-        void add_branch_free(Entry after) {
-            const auto loss = static_cast<Entry>(-(after & 1));  // all ones for a loss
-            least_loss = std::min(least_loss, static_cast<Entry>(after | ~loss));
-            longest_win = std::max(longest_win, static_cast<Entry>(after & ~loss));
-            draw |= after == kDrawEntry;
-        }
-        // A successor read by the walk of N siblings: siblings walked
-        // together (N > 1) read each position's successors in one table,
-        // then in the other's, whose parities the branch predictor does not
-        // learn; a sector alone keeps the branch, which it predicts well.
-        // Measured both ways: branch-free, the siblings' first pass took
-        // 13-17% less (6-6-2-1 with 6-6-2-2, 7-7-2-1 with 7-7-2-2), a
-        // sector alone's 20-30% more (6-7-2-2, 5-6-3-3; docs/performance.md).
-        template <size_t N>
-        void add_read(Entry after) {
-            if constexpr (N > 1)
-                add_branch_free(after);
-            else
-                add(after);
         }
         // Successors folded elsewhere: min, max and or do not mind the order
         // or grouping, so a fold of folds equals the fold of their entries.

@@ -52,8 +52,7 @@ struct FirstPass::RemovalReads {
         uint64_t read = 0;
         for (size_t n = 0; n < N; ++n) {
             if (N > 1 && !tables[n]) continue;
-            for (int k = 0; k < count; ++k)
-                summaries[n].template add_read<N>(tables[n]->entries[slots[k]]);
+            for (int k = 0; k < count; ++k) summaries[n].add(tables[n]->entries[slots[k]]);
             read += count;
         }
         return read;
@@ -324,8 +323,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                      packed &= packed - 1) {
                     const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
                     for (size_t n = 0; n < N; ++n)
-                        if (N == 1 || quiet_view[n])
-                            summaries[n].template add_read<N>(quiet_view[n][rank]);
+                        if (N == 1 || quiet_view[n]) summaries[n].add(quiet_view[n][rank]);
                 }
             if (removal_folded)
                 for (Bitboard packed = extract_bits(loud, group.free); packed;
@@ -342,8 +340,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                     for (size_t n = 0; n < N; ++n)
                         if (N == 1 || removal[n].views)
                             for (int k = 0; k < group.removal_count; ++k)
-                                summaries[n].template add_read<N>(
-                                    removal[n].views[k * removal[n].size + rank]);
+                                summaries[n].add(removal[n].views[k * removal[n].size + rank]);
                 }
         });
 }

@@ -82,9 +82,10 @@ void for_each_sector(int most, Check&& check) {
 }
 
 // orbit_count stands in for the index's size where only sizes are needed.
-// The index lays its symmetric blocks out by their own orbit counts and fills
-// their bitmaps when first read: reading each block's first position fills
-// it, which throws if the bitmap holds another count.
+// The index lays its symmetric blocks out by their own orbit counts (so its
+// size is Burnside's count either way) and fills their bitmaps when first
+// read: reading each block's first position fills it, which throws if the
+// bitmap holds another count. That loop is what checks the bitmaps here.
 void expect_size_is_orbit_count(const Board& board, int m, int o) {
     const SectorIndex& sector = sector_index(board, m, o);
     EXPECT_EQ(sector.size(), burnside_orbits(board, m, o)) << board.name << " " << m << "-" << o;
@@ -211,21 +212,24 @@ TEST(Hash, ThreadsReadingAFreshIndexAtOnceAgreeWithTheSharedOne) {
                 samples.push_back(shared.stones_at(i));
     ASSERT_GT(samples.size(), 100u);
     const SymmetryClasses classes(board);
-    const SectorIndex fresh(classes, 4, 5);
-    // Each sample's index, and the index of the stones at that index.
+    const SectorIndex fresh(classes, 4, 5);  // builds size 4's classes
+    // Each sample's index, and the index of the stones at that index, after
+    // asking for a size of classes that nothing has built yet.
     auto read = [&](bool backwards, std::vector<uint64_t>& indices) {
-        indices.resize(2 * samples.size());
+        indices = {classes.asymmetric_count(6), classes.class_of(0b11111101).rank};
+        indices.resize(2 + 2 * samples.size());
         for (size_t k = 0; k < samples.size(); ++k) {
             const size_t at = backwards ? samples.size() - 1 - k : k;
-            indices[2 * at] = fresh.index(samples[at]);
-            indices[2 * at + 1] = fresh.index(fresh.stones_at(indices[2 * at]));
+            indices[2 + 2 * at] = fresh.index(samples[at]);
+            indices[3 + 2 * at] = fresh.index(fresh.stones_at(indices[2 + 2 * at]));
         }
     };
     std::vector<uint64_t> forwards, backwards;
     std::thread other(read, true, std::ref(backwards));
     read(false, forwards);
     other.join();
-    std::vector<uint64_t> expected;
+    const SymmetryClasses& built = symmetry_classes(board);
+    std::vector<uint64_t> expected = {built.asymmetric_count(6), built.class_of(0b11111101).rank};
     for (const Stones& s : samples) expected.insert(expected.end(), 2, shared.index(s));
     EXPECT_EQ(forwards, expected);
     EXPECT_EQ(backwards, expected);
