@@ -106,26 +106,33 @@ const SymmetryClasses& symmetry_classes(const Board& board) {
 
 namespace {
 
-// How many orbits the symmetries in `group` (a mask, SymmetryClasses'
-// numbers; a group fixing `points`) make of the `size`-point subsets of
-// `points`: by Burnside's lemma, the mean over the group of the subsets each
-// symmetry fixes, those that are unions of its cycles.
-uint64_t orbits_of_subsets(const SymmetryClasses& classes, uint32_t group, Bitboard points,
-                           int size) {
-    uint64_t fixed = 0;
-    for (uint32_t s = group; s; s &= s - 1) {
-        const int symmetry = std::countr_zero(s);
-        std::array<uint64_t, kMaxPoints + 1> ways{};  // subsets of the cycles so far, by size
-        ways[0] = 1;
-        for (Bitboard left = points; left;) {
-            int length = 0;
-            for (int p = std::countr_zero(left); left >> p & 1;
-                 p = std::countr_zero(classes.transform_point(p, symmetry)))
-                left &= ~(Bitboard{1} << p), ++length;
-            for (int n = size; n >= length; --n) ways[n] += ways[n - length];
-        }
-        fixed += ways[size];
+// How many placements of `mover` and `opponent` stones on `points` the
+// symmetry `perm` (which maps `points` onto themselves) fixes: those in which
+// each of its cycles on `points` is all mover, all opponent or all empty,
+// counted by dynamic programming over the cycles. Burnside's lemma averages
+// this over a group for its number of orbits.
+uint64_t fixed_placements(const Permutation& perm, Bitboard points, int mover, int opponent) {
+    std::array<std::array<uint64_t, kMaxPoints + 1>, kMaxPoints + 1> ways{};  // by stones placed
+    ways[0][0] = 1;
+    for (Bitboard left = points; left;) {
+        int length = 0;
+        for (int p = std::countr_zero(left); left >> p & 1; p = perm[p])
+            left &= ~(Bitboard{1} << p), ++length;
+        for (int m = mover; m >= 0; --m)
+            for (int o = opponent; o >= 0; --o) {
+                if (m >= length) ways[m][o] += ways[m - length][o];
+                if (o >= length) ways[m][o] += ways[m][o - length];
+            }
     }
+    return ways[mover][opponent];
+}
+
+// How many orbits the symmetries in `group` (a mask of board.symmetries; a
+// group fixing `points`) make of the `size`-point subsets of `points`.
+uint64_t orbits_of_subsets(const Board& board, uint32_t group, Bitboard points, int size) {
+    uint64_t fixed = 0;
+    for (uint32_t s = group; s; s &= s - 1)
+        fixed += fixed_placements(board.symmetries[std::countr_zero(s)], points, size, 0);
     return fixed / std::popcount(group);
 }
 
@@ -160,7 +167,7 @@ SectorIndex::SectorIndex(const SymmetryClasses& classes, int mover_stones, int o
         block.first_index = size_;
         block.stabiliser = classes.stabiliser(mover_stones, b);
         block.canonical_count = orbits_of_subsets(
-            classes, block.stabiliser, board.all() & ~(*representatives_)[b], opponent_stones);
+            board, block.stabiliser, board.all() & ~(*representatives_)[b], opponent_stones);
         block.bitmap_word = static_cast<uint32_t>((b - asymmetric_count_) * words);
         block.first_hint = static_cast<uint32_t>(hints);
         size_ += block.canonical_count;
@@ -274,27 +281,9 @@ Stones SectorIndex::stones_at(uint64_t index) const {
 }
 
 uint64_t orbit_count(const Board& board, int mover, int opponent) {
-    // A symmetry fixes a placement when each of its cycles is all mover, all
-    // opponent or all empty: count those by dynamic programming over cycles.
     uint64_t fixed = 0;
-    for (const Permutation& perm : board.symmetries) {
-        std::vector<std::vector<uint64_t>> ways(mover + 1, std::vector<uint64_t>(opponent + 1, 0));
-        ways[0][0] = 1;
-        std::vector<bool> seen(board.points, false);
-        for (int start = 0; start < board.points; ++start) {
-            if (seen[start]) continue;
-            int length = 0;
-            for (int p = start; !seen[p]; p = perm[p]) seen[p] = true, ++length;
-            for (int m = mover; m >= 0; --m)
-                for (int o = opponent; o >= 0; --o) {
-                    uint64_t w = 0;
-                    if (m >= length) w += ways[m - length][o];
-                    if (o >= length) w += ways[m][o - length];
-                    ways[m][o] += w;
-                }
-        }
-        fixed += ways[mover][opponent];
-    }
+    for (const Permutation& perm : board.symmetries)
+        fixed += fixed_placements(perm, board.all(), mover, opponent);
     return fixed / board.symmetries.size();
 }
 
