@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "db/format.hpp"
 #include "db/sector_file.hpp"
 #include "db/sector_writer.hpp"
 
@@ -156,6 +157,53 @@ BENCHMARK(BM_Compression)
     ->ArgsProduct({{1, 2, 3, 4, 6, 9}, {0, 1}})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
+
+// The writer's parameters against the ones it had before and a middle way:
+// byte-plane blocks of 16,384 entries, one context for all. Arg: a row of
+// kStrategies. Bytes processed count the uncompressed entries.
+struct Strategy {
+    ZSTD_strategy strategy;
+    int hash_log, chain_log, search_log, min_match;
+};
+constexpr Strategy kStrategies[] = {
+    {ZSTD_fast, format::kHashLog, 0, 0, format::kMinMatch},  // the writer's
+    {ZSTD_dfast, 16, 16, 0, 7},
+    {ZSTD_greedy, 16, 16, 4, 6},  // the writer's until stop 49
+};
+void BM_CompressionStrategy(benchmark::State& state) {
+    const auto& all = sectors();
+    if (all.empty()) {
+        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+        return;
+    }
+    const Strategy& s = kStrategies[state.range(0)];
+    ZSTD_CCtx* context = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_strategy, s.strategy);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_windowLog, format::kWindowLog);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_hashLog, s.hash_log);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_chainLog, s.chain_log);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_searchLog, s.search_log);
+    ZSTD_CCtx_setParameter(context, ZSTD_c_minMatch, s.min_match);
+    constexpr size_t kBlockEntries = 1 << 14;
+    std::vector<std::vector<unsigned char>> raw;
+    for (size_t first = 0; first < all.size(); first += kBlockEntries)
+        raw.push_back(lay_out({all.data() + first, std::min(kBlockEntries, all.size() - first)},
+                              kBytePlanes));
+    std::vector<unsigned char> out(ZSTD_compressBound(kBlockEntries * 2));
+    uint64_t compressed_bytes = 0, processed = 0;
+    for (auto _ : state) {
+        compressed_bytes = 0;
+        for (const auto& block : raw)
+            compressed_bytes +=
+                ZSTD_compress2(context, out.data(), out.size(), block.data(), block.size());
+        processed += all.size() * sizeof(Entry);
+    }
+    ZSTD_freeCCtx(context);
+    state.SetBytesProcessed(static_cast<int64_t>(processed));
+    state.counters["bits_per_position"] = 8.0 * compressed_bytes / all.size();
+}
+BENCHMARK(BM_CompressionStrategy)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
 
 // What loading a solved sector for the solver costs: every block read,
 // decompressed and put in place, on all threads. Bytes processed count the

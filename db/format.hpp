@@ -47,16 +47,15 @@ constexpr size_t bytes_per_entry(EntryCode code) { return is_wdl(code) ? 1 : 2; 
 constexpr size_t kHeaderBytes = 128;
 constexpr size_t kVariantNameBytes = 24;
 constexpr size_t kIndexEntryBytes = 16;
-// zstd parameters for a block's two byte planes (32 KiB), chosen by a sweep
-// over nine's sectors: greedy matching with a deeper search than the levels
-// give it, and matches of at least 6 bytes, compresses as small as level 9
-// (2.998 against 3.002 bits per position) 2.6 times faster (219 against 83
-// MB/s): short matches in these planes cost more bits than they save.
+// zstd parameters for a block's two byte planes (32 KiB): the fast strategy
+// (one hash probe a position, no chains) with matches of at least 7 bytes.
+// Over nine's sectors it compresses 2.4 times faster than greedy matching
+// with a deeper search (the choice before), for 0.8% more bytes; short
+// matches in these planes cost more bits than they save (docs/performance.md,
+// "The files").
 constexpr int kWindowLog = 15;  // a block's planes fit: 2^15 bytes
 constexpr int kHashLog = 16;
-constexpr int kChainLog = 16;
-constexpr int kSearchLog = 4;
-constexpr int kMinMatch = 6;
+constexpr int kMinMatch = 7;
 // WDL bytes: long runs of three symbols, where zstd's deeper levels find
 // matches the fast parameters above miss (0.74 against 0.92 bits per
 // position on a sample of nine's moving sectors with level 9). Level 15

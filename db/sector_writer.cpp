@@ -42,11 +42,9 @@ CompressionContext compression_context(EntryCode code) {
         ZSTD_CCtx_setParameter(c, ZSTD_c_compressionLevel, kWdlLevel);
         return context;
     }
-    ZSTD_CCtx_setParameter(c, ZSTD_c_strategy, ZSTD_greedy);
+    ZSTD_CCtx_setParameter(c, ZSTD_c_strategy, ZSTD_fast);
     ZSTD_CCtx_setParameter(c, ZSTD_c_windowLog, kWindowLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_hashLog, kHashLog);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_chainLog, kChainLog);
-    ZSTD_CCtx_setParameter(c, ZSTD_c_searchLog, kSearchLog);
     ZSTD_CCtx_setParameter(c, ZSTD_c_minMatch, kMinMatch);
     return context;
 }
