@@ -193,4 +193,27 @@ void SectorFile::read_all(std::span<Entry> all) const {
     }
 }
 
+std::optional<uint64_t> first_difference(const SectorFile& a, const SectorFile& b) {
+    if (a.info().code != b.info().code) return 0;
+    const uint64_t common = std::min(a.info().entries, b.info().entries);
+    // Each file's current block; their bounds need not line up.
+    struct Cursor {
+        const SectorFile& file;
+        std::vector<Entry> block;
+        uint64_t first = 0;  // the position of block[0]
+        Entry at(uint64_t position) {
+            if (position >= first + block.size()) {
+                const uint32_t b = static_cast<uint32_t>(position / file.info().block_entries);
+                file.read_block(b, block);
+                first = uint64_t{b} * file.info().block_entries;
+            }
+            return block[position - first];
+        }
+    } x{a, {}, 0}, y{b, {}, 0};
+    for (uint64_t position = 0; position < common; ++position)
+        if (x.at(position) != y.at(position)) return position;
+    if (a.info().entries != b.info().entries) return common;
+    return std::nullopt;
+}
+
 }  // namespace morris

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -103,5 +104,13 @@ class SectorFile {
     SectorFileInfo info_;
     std::vector<uint64_t> block_offsets_;  // blocks + 1 entries: the last is the end
 };
+
+// Whether two sector files hold the same values: the first position whose
+// entries differ, or none. Files that store outcomes differently (a WDL copy
+// against the full file) differ at position 0; files of different sizes at
+// the end of the shorter. The bytes may differ where the values do not (a
+// writer with other zstd parameters or blocks): this reads the entries, a
+// block of each at a time. Throws DatabaseError on a corrupt block.
+std::optional<uint64_t> first_difference(const SectorFile& a, const SectorFile& b);
 
 }  // namespace morris

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compares two builds of morris on units of an already solved database, side
 # by side: for each unit both builds re-solve it at the same time, one thread
-# each (scripts/bench-units.sh, which also checks the files byte for byte).
+# each (scripts/bench-units.sh, which also compares the files' values).
 # This virtual machine's speed drifts by 10-25% between hours, so two builds
 # timed one after the other differ by the drift; run together they share it.
 # The two slots are not equal either (one ran 14-34% slower than the other on

@@ -246,6 +246,38 @@ TEST(SectorFile, RoundTripEveryEntryValue) {
     EXPECT_EQ(s.draws, 1u);
 }
 
+// first_difference reads values, not bytes: blocks of other sizes hold the
+// same values, and one changed entry anywhere is found where it is.
+TEST(SectorFile, FirstDifferenceFindsTheFirstChangedValueWhateverTheBlocks) {
+    TempDir dir("difference");
+    std::mt19937_64 rng(4);
+    const std::vector<Entry> entries = random_entries(rng, 1000);
+    auto file = [&](const std::string& name, const std::vector<Entry>& e, uint32_t block_entries,
+                    EntryCode code = EntryCode::parity) {
+        write_sector_file(dir.path() / name, kVariant, kRuleHash, kKey, e, block_entries, code);
+        return SectorFile::open_any(dir.path() / name);
+    };
+    const auto original = file("a.mdb", entries, 64);
+    EXPECT_EQ(first_difference(*original, *file("b.mdb", entries, 7)), std::nullopt);
+    EXPECT_EQ(first_difference(*original, *original), std::nullopt);
+    for (size_t at : {size_t{0}, size_t{6}, size_t{7}, size_t{63}, size_t{64}, size_t{999}}) {
+        std::vector<Entry> changed = entries;
+        changed[at] ^= 2;  // another distance of the same outcome
+        const auto other = file("c.mdb", changed, 7);
+        EXPECT_EQ(first_difference(*original, *other), at);
+        EXPECT_EQ(first_difference(*other, *original), at);
+    }
+    const std::vector<Entry> longer = [&] {
+        auto e = entries;
+        e.push_back(kDrawEntry);
+        return e;
+    }();
+    EXPECT_EQ(first_difference(*original, *file("d.mdb", longer, 64)), 1000u);
+    EXPECT_EQ(first_difference(*original, *file("e.mdb", entries, 64, EntryCode::explicit_value)),
+              0u)
+        << "the same numbers stored under another code are other values";
+}
+
 TEST(SectorFile, StatisticsOfUniformSectors) {
     TempDir dir("stats");
     const fs::path path = dir.path() / "x.mdb";

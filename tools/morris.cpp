@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -235,6 +236,51 @@ int run_verify(const VariantOptions& options, const std::string& directory,
     return report.inconsistent == 0 ? 0 : 1;
 }
 
+// Compares the values of a database's sector files with another's (a
+// re-solve by another build or host): the bytes may differ where the values
+// do not. Every sector in --sectors, or every file of the variant in `dir`.
+int run_diff(const VariantOptions& options, const std::string& dir, const std::string& against,
+             const std::string& sectors) {
+    const Variant v = options.resolve();
+    require_database_directory(dir);
+    require_database_directory(against);
+    std::vector<SectorKey> keys = parse_sector_list(sectors);
+    if (keys.empty()) {
+        const std::string prefix = v.name + "_", suffix = ".mdb";
+        for (const auto& file : std::filesystem::directory_iterator(dir)) {
+            const std::string name = file.path().filename().string();
+            if (!name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+            const auto key = parse_sector(
+                name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
+            if (key) keys.push_back(*key);
+        }
+        std::sort(keys.begin(), keys.end());
+    }
+    if (keys.empty()) throw std::runtime_error("no sector of " + v.name + " in " + dir);
+    uint64_t same = 0, different = 0, missing = 0;
+    for (const SectorKey& key : keys) {
+        const std::string name = sector_file_name(v.name, key);
+        if (!std::filesystem::exists(std::filesystem::path(against) / name)) {
+            fmt::print("{}: not in {}\n", to_string(key), against);
+            ++missing;
+            continue;
+        }
+        const auto a =
+            SectorFile::open(std::filesystem::path(dir) / name, v.name, rule_hash(v), key);
+        const auto b =
+            SectorFile::open(std::filesystem::path(against) / name, v.name, rule_hash(v), key);
+        if (const auto at = first_difference(*a, *b)) {
+            fmt::print("{}: differs from position {} on\n", to_string(key), *at);
+            ++different;
+        } else {
+            ++same;
+        }
+    }
+    fmt::print("{} sectors hold the same values, {} differ, {} are not in {}\n", same, different,
+               missing, against);
+    return different == 0 && missing == 0 ? 0 : 1;
+}
+
 int run_compact(const VariantOptions& options, const CompactOptions& compact_options) {
     const Variant v = options.resolve();
     require_database_directory(compact_options.from.string());
@@ -348,6 +394,15 @@ int main(int argc, char** argv) {
     verify_command->add_option("--db", verify_directory, "Database directory")->required();
     verify_command->add_option("--sectors", verify_sectors, "Comma-separated sectors; default all");
 
+    VariantOptions diff_variant;
+    std::string diff_directory, diff_against, diff_sectors;
+    auto* diff_command =
+        app.add_subcommand("diff", "Compare a database's values with another's, sector by sector");
+    diff_variant.add_to(diff_command);
+    diff_command->add_option("--db", diff_directory, "Database directory")->required();
+    diff_command->add_option("--against", diff_against, "The database to compare with")->required();
+    diff_command->add_option("--sectors", diff_sectors, "Comma-separated sectors; default all");
+
     VariantOptions query_variant;
     std::string query_directory, query_position, query_moves, query_fen, query_plain;
     bool query_json = false;
@@ -436,6 +491,8 @@ int main(int argc, char** argv) {
             return run_solve(solve_variant, solve_options, solve_sectors, solve_memory,
                              solve_stats);
         if (*verify_command) return run_verify(verify_variant, verify_directory, verify_sectors);
+        if (*diff_command)
+            return run_diff(diff_variant, diff_directory, diff_against, diff_sectors);
         if (*query_command) {
             if (query_moves_option->count())
                 query_position = query_moves;
