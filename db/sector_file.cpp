@@ -194,7 +194,7 @@ void SectorFile::read_all(std::span<Entry> all) const {
 }
 
 std::optional<uint64_t> first_difference(const SectorFile& a, const SectorFile& b) {
-    if (a.info().code != b.info().code) return 0;
+    if (a.info().code != b.info().code && a.info().entries + b.info().entries > 0) return 0;
     const uint64_t common = std::min(a.info().entries, b.info().entries);
     // Each file's current block; their bounds need not line up.
     struct Cursor {
@@ -203,9 +203,9 @@ std::optional<uint64_t> first_difference(const SectorFile& a, const SectorFile& 
         uint64_t first = 0;  // the position of block[0]
         Entry at(uint64_t position) {
             if (position >= first + block.size()) {
-                const uint32_t b = static_cast<uint32_t>(position / file.info().block_entries);
-                file.read_block(b, block);
-                first = uint64_t{b} * file.info().block_entries;
+                const auto number = static_cast<uint32_t>(position / file.info().block_entries);
+                file.read_block(number, block);
+                first = uint64_t{number} * file.info().block_entries;
             }
             return block[position - first];
         }

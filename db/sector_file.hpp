@@ -107,8 +107,9 @@ class SectorFile {
 
 // Whether two sector files hold the same values: the first position whose
 // entries differ, or none. Files that store outcomes differently (a WDL copy
-// against the full file) differ at position 0; files of different sizes at
-// the end of the shorter. The bytes may differ where the values do not (a
+// against the full file) differ at position 0 unless both are empty; files
+// of different sizes at the end of the shorter. The files' headers (variant,
+// rules, sector) are the caller's to compare. The bytes may differ where the values do not (a
 // writer with other zstd parameters or blocks): this reads the entries, a
 // block of each at a time. Throws DatabaseError on a corrupt block.
 std::optional<uint64_t> first_difference(const SectorFile& a, const SectorFile& b);

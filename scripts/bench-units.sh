@@ -35,7 +35,10 @@ variant=$(basename "${first:-none}" | sed -n 's/_[0-9-]*\.mdb$//p')
 # CHECKER names the build that compares (default: MORRIS; one older than
 # `morris diff` leaves it to this tree's).
 checker=${CHECKER:-$morris}
-"$checker" --help | grep -q '^  diff ' || checker=build/bin/morris
+# (Its help read whole first: grep -q leaving a pipe early would fail it.)
+has_diff() { [[ -x $1 ]] && grep -q '^  diff ' <<<"$("$1" --help)"; }
+has_diff "$checker" || checker=build/bin/morris
+has_diff "$checker" || { echo "no build with \`morris diff\` to compare files: set CHECKER" >&2; exit 1; }
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
@@ -67,8 +70,11 @@ for unit in "$@"; do
     seconds=$(awk -v s="${sectors[-1]}" '$1 == s {sub(/s$/, "", $10); print $10}' "$scratch/log")
     peak=$(awk -v s="${sectors[-1]}" '$1 == s {print $11}' "$scratch/log")
     same=identical
-    "$checker" diff --variant "$variant" --db "$scratch" --against "$db" \
-        --sectors "$(IFS=,; echo "${sectors[*]}")" >/dev/null 2>&1 || same=DIFFERENT
+    if ! "$checker" diff --variant "$variant" --db "$scratch" --against "$db" \
+        --sectors "$(IFS=,; echo "${sectors[*]}")" >"$scratch/diff" 2>&1; then
+        same=DIFFERENT
+        cat "$scratch/diff" >&2
+    fi
     # The unit's phases are on its stats line: "first-pass S s ... push L
     # layers S s ... pull L layers S s ... candidates S s ... write S s".
     phases=$(awk '$1 == "stats" {

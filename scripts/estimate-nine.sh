@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Estimates how long solving the whole of nine takes with the current solver,
 # without solving it: a fixed sample of units of a complete database DB is
-# solved again (scripts/bench-units.sh, which also checks the files byte for
-# byte), each kind's rate is the sample's positions over its seconds, and
+# solved again (scripts/bench-units.sh, which also compares the files' values
+# with DB's), each kind's rate is the sample's positions over its seconds, and
 # the estimate is each kind's positions in DB over its rate:
 #
 #   time = moving positions / moving rate

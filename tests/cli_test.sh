@@ -157,19 +157,32 @@ grep -q '^stats 3-3-1-1 20224 positions ' "$work/stats-log" &&
     fail "--no-sibling-walk: 3-3-1-1 and 3-3-1-0 are not one unit with the walk, two without"
 # diff: the values of a database against another's. The sibling walk's run
 # (3-3-1-1, 3-3-1-0 and what they need) holds what the whole run's does; the
-# whole run has sectors it lacks (exit 1, counted); a truncated file is an
-# error, not a difference.
+# whole run has sectors it lacks (exit 1, counted); a WDL copy holds other
+# values (win/draw/loss only) in every sector; a truncated file is an error,
+# not a difference.
 walked=$(find "$work/five-one-walk" -name '*.mdb' | wc -l)
-expect_output "$walked sectors hold the same values, 0 differ, 0 are not in $work/five-stats" \
+expect_output "$walked sectors hold the same values, 0 differ, 0 are in one database only" \
     diff --variant five --db "$work/five-one-walk" --against "$work/five-stats"
 rc=0
 "$morris" diff --variant five --db "$work/five-stats" --against "$work/five-one-walk" \
     >"$work/diff" || rc=$?
-[[ $rc -eq 1 ]] && grep -qE "^$walked sectors hold the same values, 0 differ, [0-9]+ are not in " \
+[[ $rc -eq 1 ]] && grep -qE "^$walked sectors hold the same values, 0 differ, [1-9][0-9]* are in " \
     "$work/diff" && grep -q "^0-0-5-5: not in $work/five-one-walk" "$work/diff" ||
     fail "diff against a partial database: exit $rc, $(tail -1 "$work/diff")"
+"$morris" compact --variant five --db "$work/five-stats" --out "$work/five-wdl" --no-progress \
+    >/dev/null
+rc=0
+"$morris" diff --variant five --db "$work/five-wdl" --against "$work/five-stats" >"$work/diff" ||
+    rc=$?
+wdl=$(find "$work/five-wdl" -name '*.mdb' | wc -l)
+[[ $rc -eq 1 && $(grep -c ': differs from position 0 on$' "$work/diff") -eq $wdl ]] &&
+    grep -q "^0 sectors hold the same values, $wdl differ, 0 are in one database only$" \
+        "$work/diff" || fail "diff of a WDL copy: exit $rc, $(tail -1 "$work/diff")"
 mkdir "$work/five-cut"
 head -c 200 "$work/five-stats/five_3-3-1-1.mdb" >"$work/five-cut/five_3-3-1-1.mdb"
+expect_error diff --variant five --db "$work/five-stats" --against "$work/five-cut" \
+    --sectors 3-3-1-1
+cp "$work/five-stats/five_3-3-1-0.mdb" "$work/five-cut/five_3-3-1-1.mdb"
 expect_error diff --variant five --db "$work/five-stats" --against "$work/five-cut" \
     --sectors 3-3-1-1
 expect_error diff --variant five --db "$work/none" --against "$work/five-stats"

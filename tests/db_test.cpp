@@ -262,7 +262,7 @@ TEST(SectorFile, FirstDifferenceFindsTheFirstChangedValueWhateverTheBlocks) {
     EXPECT_EQ(first_difference(*original, *original), std::nullopt);
     for (size_t at : {size_t{0}, size_t{6}, size_t{7}, size_t{63}, size_t{64}, size_t{999}}) {
         std::vector<Entry> changed = entries;
-        changed[at] ^= 2;  // another distance of the same outcome
+        changed[at] ^= 2;  // another entry: another distance, or a win for a draw
         const auto other = file("c.mdb", changed, 7);
         EXPECT_EQ(first_difference(*original, *other), at);
         EXPECT_EQ(first_difference(*other, *original), at);

@@ -62,7 +62,7 @@ grep -q "^moving " <<< "$report" && grep -q "^placement " <<< "$report" ||
 "$morris" verify --variant nine --db "$work/nine" --sectors 3-3-0-0,3-4-0-0,4-3-0-0,4-4-0-0 \
     2>/dev/null | grep -q "^0 inconsistent entries in" || fail "verify nine"
 
-# The unit benchmark re-solves units of a solved database, byte for byte:
+# The unit benchmark re-solves units of a solved database, value for value:
 # nine's moving 3-4 with 4-3, and seven's placement sector 3-3-1-1.
 bench=$(MORRIS="$morris" "$(dirname "$0")/../scripts/bench-units.sh" "$work/nine" 2 3-4)
 [[ $(awk '$1 == "3-4" {print $2, $NF}' <<< "$bench") == "1520796 identical" ]] ||

@@ -239,14 +239,16 @@ int run_verify(const VariantOptions& options, const std::string& directory,
 // Compares the values of a database's sector files with another's (a
 // re-solve by another build or host): the bytes may differ where the values
 // do not. Every sector in --sectors, or every file of the variant in `dir`.
+// Each file is checked against its name, and the two against each other's
+// rule set, so databases solved under any --rule compare without one.
 int run_diff(const VariantOptions& options, const std::string& dir, const std::string& against,
              const std::string& sectors) {
-    const Variant v = options.resolve();
+    const std::string variant = options.resolve().name;
     require_database_directory(dir);
     require_database_directory(against);
     std::vector<SectorKey> keys = parse_sector_list(sectors);
     if (keys.empty()) {
-        const std::string prefix = v.name + "_", suffix = ".mdb";
+        const std::string prefix = variant + "_", suffix = ".mdb";
         for (const auto& file : std::filesystem::directory_iterator(dir)) {
             const std::string name = file.path().filename().string();
             if (!name.starts_with(prefix) || !name.ends_with(suffix)) continue;
@@ -256,29 +258,39 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
         }
         std::sort(keys.begin(), keys.end());
     }
-    if (keys.empty()) throw std::runtime_error("no sector of " + v.name + " in " + dir);
-    uint64_t same = 0, different = 0, missing = 0;
+    if (keys.empty()) throw std::runtime_error("no sector of " + variant + " in " + dir);
+    auto open = [&](const std::filesystem::path& path, const SectorKey& key) {
+        auto file = SectorFile::open_any(path);
+        if (file->info().variant != variant || file->info().key != key)
+            throw DatabaseError(path.string() + ": holds " + file->info().variant + "'s sector " +
+                                to_string(file->info().key) + ", not its name's");
+        return file;
+    };
+    uint64_t same = 0, different = 0, alone = 0;
     for (const SectorKey& key : keys) {
-        const std::string name = sector_file_name(v.name, key);
-        if (!std::filesystem::exists(std::filesystem::path(against) / name)) {
-            fmt::print("{}: not in {}\n", to_string(key), against);
-            ++missing;
+        const std::string name = sector_file_name(variant, key);
+        const std::filesystem::path here = std::filesystem::path(dir) / name,
+                                    there = std::filesystem::path(against) / name;
+        if (!std::filesystem::exists(here) || !std::filesystem::exists(there)) {
+            fmt::print("{}: not in {}\n", to_string(key),
+                       std::filesystem::exists(here) ? against : dir);
+            ++alone;
             continue;
         }
-        const auto a =
-            SectorFile::open(std::filesystem::path(dir) / name, v.name, rule_hash(v), key);
-        const auto b =
-            SectorFile::open(std::filesystem::path(against) / name, v.name, rule_hash(v), key);
-        if (const auto at = first_difference(*a, *b)) {
+        const auto a = open(here, key), b = open(there, key);
+        if (a->info().rule_hash != b->info().rule_hash) {
+            fmt::print("{}: solved under other rules\n", to_string(key));
+            ++different;
+        } else if (const auto at = first_difference(*a, *b)) {
             fmt::print("{}: differs from position {} on\n", to_string(key), *at);
             ++different;
         } else {
             ++same;
         }
     }
-    fmt::print("{} sectors hold the same values, {} differ, {} are not in {}\n", same, different,
-               missing, against);
-    return different == 0 && missing == 0 ? 0 : 1;
+    fmt::print("{} sectors hold the same values, {} differ, {} are in one database only\n", same,
+               different, alone);
+    return different == 0 && alone == 0 ? 0 : 1;
 }
 
 int run_compact(const VariantOptions& options, const CompactOptions& compact_options) {
