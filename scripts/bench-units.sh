@@ -33,10 +33,10 @@ variant=$(basename "${first:-none}" | sed -n 's/_[0-9-]*\.mdb$//p')
 # Files are compared by their values (`morris diff`), not their bytes: a
 # build that compresses differently writes other bytes for the same values.
 # CHECKER names the build that compares (default: MORRIS; one older than
-# `morris diff` leaves it to this tree's).
+# `morris diff --no-progress` leaves it to this tree's).
 checker=${CHECKER:-$morris}
 # (Its help read whole first: grep -q leaving a pipe early would fail it.)
-has_diff() { [[ -x $1 ]] && grep -q '^  diff ' <<<"$("$1" --help)"; }
+has_diff() { [[ -x $1 ]] && grep -q -- '--no-progress' <<<"$("$1" diff --help 2>/dev/null)"; }
 has_diff "$checker" || checker=build/bin/morris
 has_diff "$checker" || { echo "no build with \`morris diff\` to compare files: set CHECKER" >&2; exit 1; }
 
@@ -70,7 +70,7 @@ for unit in "$@"; do
     seconds=$(awk -v s="${sectors[-1]}" '$1 == s {sub(/s$/, "", $10); print $10}' "$scratch/log")
     peak=$(awk -v s="${sectors[-1]}" '$1 == s {print $11}' "$scratch/log")
     same=identical
-    if ! "$checker" diff --variant "$variant" --db "$scratch" --against "$db" \
+    if ! "$checker" diff --variant "$variant" --db "$scratch" --against "$db" --no-progress \
         --sectors "$(IFS=,; echo "${sectors[*]}")" >"$scratch/diff" 2>&1; then
         same=DIFFERENT
         cat "$scratch/diff" >&2

@@ -164,16 +164,16 @@ walked=$(find "$work/five-one-walk" -name '*.mdb' | wc -l)
 expect_output "$walked sectors hold the same values, 0 differ, 0 are in one database only" \
     diff --variant five --db "$work/five-one-walk" --against "$work/five-stats"
 rc=0
-"$morris" diff --variant five --db "$work/five-stats" --against "$work/five-one-walk" \
-    >"$work/diff" || rc=$?
+"$morris" diff --no-progress --variant five --db "$work/five-stats" \
+    --against "$work/five-one-walk" >"$work/diff" || rc=$?
 [[ $rc -eq 1 ]] && grep -qE "^$walked sectors hold the same values, 0 differ, [1-9][0-9]* are in " \
     "$work/diff" && grep -q "^0-0-5-5: not in $work/five-one-walk" "$work/diff" ||
     fail "diff against a partial database: exit $rc, $(tail -1 "$work/diff")"
 "$morris" compact --variant five --db "$work/five-stats" --out "$work/five-wdl" --no-progress \
     >/dev/null
 rc=0
-"$morris" diff --variant five --db "$work/five-wdl" --against "$work/five-stats" >"$work/diff" ||
-    rc=$?
+"$morris" diff --no-progress --variant five --db "$work/five-wdl" --against "$work/five-stats" \
+    >"$work/diff" || rc=$?
 wdl=$(find "$work/five-wdl" -name '*.mdb' | wc -l)
 [[ $rc -eq 1 && $(grep -c ': differs from position 0 on$' "$work/diff") -eq $wdl ]] &&
     grep -q "^0 sectors hold the same values, $wdl differ, 0 are in one database only$" \

@@ -19,6 +19,7 @@
 #include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
 #include "solver/compact.hpp"
+#include "solver/progress.hpp"
 #include "solver/prove.hpp"
 #include "solver/sector_graph.hpp"
 #include "solver/solve.hpp"
@@ -242,7 +243,7 @@ int run_verify(const VariantOptions& options, const std::string& directory,
 // Each file is checked against its name, and the two against each other's
 // rule set, so databases solved under any --rule compare without one.
 int run_diff(const VariantOptions& options, const std::string& dir, const std::string& against,
-             const std::string& sectors) {
+             const std::string& sectors, bool progress) {
     const std::string variant = options.resolve().name;
     require_database_directory(dir);
     require_database_directory(against);
@@ -266,7 +267,13 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
                                 to_string(file->info().key) + ", not its name's");
         return file;
     };
-    uint64_t same = 0, different = 0, alone = 0;
+    // Opened first (headers and indexes, checked), then compared on all threads.
+    struct Pair {
+        SectorKey key;
+        std::unique_ptr<SectorFile> a, b;
+    };
+    std::vector<Pair> pairs;
+    uint64_t alone = 0, positions = 0;
     for (const SectorKey& key : keys) {
         const std::string name = sector_file_name(variant, key);
         const std::filesystem::path here = std::filesystem::path(dir) / name,
@@ -277,19 +284,35 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
             ++alone;
             continue;
         }
-        const auto a = open(here, key), b = open(there, key);
-        if (a->info().rule_hash != b->info().rule_hash) {
-            fmt::print("{}: solved under other rules\n", to_string(key));
-            ++different;
-        } else if (const auto at = first_difference(*a, *b)) {
-            fmt::print("{}: differs from position {} on\n", to_string(key), *at);
-            ++different;
-        } else {
-            ++same;
+        pairs.push_back({key, open(here, key), open(there, key)});
+        positions += pairs.back().a->info().entries;
+    }
+    std::vector<std::string> differs(pairs.size());  // how, or empty
+    std::vector<std::exception_ptr> errors(pairs.size());
+    {
+        Progress bar(variant + " diff", positions, progress);
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t i = 0; i < static_cast<int64_t>(pairs.size()); ++i) {
+            const SectorFile &a = *pairs[i].a, &b = *pairs[i].b;
+            try {
+                if (a.info().rule_hash != b.info().rule_hash)
+                    differs[i] = "solved under other rules";
+                else if (const auto at = first_difference(a, b))
+                    differs[i] = fmt::format("differs from position {} on", *at);
+            } catch (...) {
+                errors[i] = std::current_exception();
+            }
+            bar.advance(a.info().entries);
         }
     }
-    fmt::print("{} sectors hold the same values, {} differ, {} are in one database only\n", same,
-               different, alone);
+    for (const auto& error : errors)
+        if (error) std::rethrow_exception(error);
+    uint64_t different = 0;
+    for (size_t i = 0; i < pairs.size(); ++i)
+        if (!differs[i].empty())
+            fmt::print("{}: {}\n", to_string(pairs[i].key), differs[i]), ++different;
+    fmt::print("{} sectors hold the same values, {} differ, {} are in one database only\n",
+               pairs.size() - different, different, alone);
     return different == 0 && alone == 0 ? 0 : 1;
 }
 
@@ -414,6 +437,8 @@ int main(int argc, char** argv) {
     diff_command->add_option("--db", diff_directory, "Database directory")->required();
     diff_command->add_option("--against", diff_against, "The database to compare with")->required();
     diff_command->add_option("--sectors", diff_sectors, "Comma-separated sectors; default all");
+    bool diff_progress = true;
+    diff_command->add_flag("!--no-progress", diff_progress, "No progress line");
 
     VariantOptions query_variant;
     std::string query_directory, query_position, query_moves, query_fen, query_plain;
@@ -504,7 +529,8 @@ int main(int argc, char** argv) {
                              solve_stats);
         if (*verify_command) return run_verify(verify_variant, verify_directory, verify_sectors);
         if (*diff_command)
-            return run_diff(diff_variant, diff_directory, diff_against, diff_sectors);
+            return run_diff(diff_variant, diff_directory, diff_against, diff_sectors,
+                            diff_progress);
         if (*query_command) {
             if (query_moves_option->count())
                 query_position = query_moves;
