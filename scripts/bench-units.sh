@@ -38,7 +38,10 @@ checker=${CHECKER:-$morris}
 # (Its help read whole first: grep -q leaving a pipe early would fail it.)
 has_diff() { [[ -x $1 ]] && grep -q -- '--no-progress' <<<"$("$1" diff --help 2>/dev/null)"; }
 has_diff "$checker" || checker=build/bin/morris
-has_diff "$checker" || { echo "no build with \`morris diff\` to compare files: set CHECKER" >&2; exit 1; }
+if ! has_diff "$checker"; then
+    echo "no build with \`morris diff --no-progress\` to compare files: set CHECKER" >&2
+    exit 1
+fi
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT

@@ -186,6 +186,15 @@ cp "$work/five-stats/five_3-3-1-0.mdb" "$work/five-cut/five_3-3-1-1.mdb"
 expect_error diff --variant five --db "$work/five-stats" --against "$work/five-cut" \
     --sectors 3-3-1-1
 expect_error diff --variant five --db "$work/none" --against "$work/five-stats"
+expect_error diff --variant five --db "$work/five-stats" --against "$work/five-one-walk" \
+    --sectors 9-9-0-0
+# A block damaged behind a sound header and index: found when compared.
+cp "$work/five-stats/five_3-3-1-1.mdb" "$work/five-cut/five_3-3-1-1.mdb"
+size=$(stat -c %s "$work/five-cut/five_3-3-1-1.mdb")
+printf '\xff\xff\xff\xff' | dd of="$work/five-cut/five_3-3-1-1.mdb" bs=1 seek=$((size - 40)) \
+    conv=notrunc status=none
+expect_error diff --variant five --db "$work/five-stats" --against "$work/five-cut" \
+    --sectors 3-3-1-1
 
 # estimate-variant.py finds every unit of the log, and with --only those a
 # sector needs: 3-3-1-0 needs 3-4-0-0, 4-3-0-0 and 3-3-0-0, and is solved

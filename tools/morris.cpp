@@ -2,9 +2,11 @@
 #include <fmt/core.h>
 #include <malloc.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -257,9 +259,10 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
                 name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
             if (key) keys.push_back(*key);
         }
-        std::sort(keys.begin(), keys.end());
     }
     if (keys.empty()) throw std::runtime_error("no sector of " + variant + " in " + dir);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     auto open = [&](const std::filesystem::path& path, const SectorKey& key) {
         auto file = SectorFile::open_any(path);
         if (file->info().variant != variant || file->info().key != key)
@@ -267,10 +270,13 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
                                 to_string(file->info().key) + ", not its name's");
         return file;
     };
-    // Opened first (headers and indexes, checked), then compared on all threads.
+    // Every file is opened and checked (header and index) before any is
+    // compared, then closed: a database has more files than a process may
+    // keep open. The threads open a pair each.
     struct Pair {
         SectorKey key;
-        std::unique_ptr<SectorFile> a, b;
+        std::filesystem::path a, b;
+        uint64_t entries;
     };
     std::vector<Pair> pairs;
     uint64_t alone = 0, positions = 0;
@@ -278,31 +284,42 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
         const std::string name = sector_file_name(variant, key);
         const std::filesystem::path here = std::filesystem::path(dir) / name,
                                     there = std::filesystem::path(against) / name;
-        if (!std::filesystem::exists(here) || !std::filesystem::exists(there)) {
-            fmt::print("{}: not in {}\n", to_string(key),
-                       std::filesystem::exists(here) ? against : dir);
+        const bool in_dir = std::filesystem::exists(here),
+                   in_against = std::filesystem::exists(there);
+        if (!in_dir && !in_against)
+            throw std::invalid_argument("sector " + to_string(key) + " is in neither " + dir +
+                                        " nor " + against);
+        if (!in_dir || !in_against) {
+            fmt::print("{}: not in {}\n", to_string(key), in_dir ? against : dir);
             ++alone;
             continue;
         }
-        pairs.push_back({key, open(here, key), open(there, key)});
-        positions += pairs.back().a->info().entries;
+        const uint64_t entries = open(here, key)->info().entries;
+        open(there, key);
+        pairs.push_back({key, here, there, entries});
+        positions += entries;
     }
+    std::fflush(stdout);                             // before the progress line on a terminal
     std::vector<std::string> differs(pairs.size());  // how, or empty
     std::vector<std::exception_ptr> errors(pairs.size());
+    std::atomic<bool> failed{false};
     {
-        Progress bar(variant + " diff", positions, progress);
+        // On a terminal only: an error must be the one line a script reads.
+        Progress bar(variant + " diff", positions, progress && isatty(STDERR_FILENO));
 #pragma omp parallel for schedule(dynamic, 1)
         for (int64_t i = 0; i < static_cast<int64_t>(pairs.size()); ++i) {
-            const SectorFile &a = *pairs[i].a, &b = *pairs[i].b;
+            if (failed) continue;
             try {
-                if (a.info().rule_hash != b.info().rule_hash)
+                const auto a = open(pairs[i].a, pairs[i].key), b = open(pairs[i].b, pairs[i].key);
+                if (a->info().rule_hash != b->info().rule_hash)
                     differs[i] = "solved under other rules";
-                else if (const auto at = first_difference(a, b))
+                else if (const auto at = first_difference(*a, *b))
                     differs[i] = fmt::format("differs from position {} on", *at);
+                bar.advance(pairs[i].entries);
             } catch (...) {
                 errors[i] = std::current_exception();
+                failed = true;
             }
-            bar.advance(a.info().entries);
         }
     }
     for (const auto& error : errors)
@@ -438,7 +455,8 @@ int main(int argc, char** argv) {
     diff_command->add_option("--against", diff_against, "The database to compare with")->required();
     diff_command->add_option("--sectors", diff_sectors, "Comma-separated sectors; default all");
     bool diff_progress = true;
-    diff_command->add_flag("!--no-progress", diff_progress, "No progress line");
+    diff_command->add_flag("!--no-progress", diff_progress,
+                           "No progress line (there is one only on a terminal)");
 
     VariantOptions query_variant;
     std::string query_directory, query_position, query_moves, query_fen, query_plain;
