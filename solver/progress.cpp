@@ -13,7 +13,7 @@ Progress::Progress(std::string label, uint64_t total, bool enabled)
       total_(total),
       enabled_(enabled),
       start_(std::chrono::steady_clock::now()),
-      last_print_(start_) {}
+      last_print_(start_.time_since_epoch().count()) {}
 
 Progress::~Progress() {
     if (enabled_) {
@@ -25,11 +25,15 @@ Progress::~Progress() {
 void Progress::advance(uint64_t done) {
     done_.fetch_add(done, std::memory_order_relaxed);
     if (!enabled_) return;
-    auto now = std::chrono::steady_clock::now();
-    if (now - last_print_ < kPrintInterval) return;
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    const auto due = [&] {
+        const std::chrono::steady_clock::duration last(last_print_.load(std::memory_order_relaxed));
+        return now - last >= kPrintInterval;
+    };
+    if (!due()) return;
     std::unique_lock lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock() || now - last_print_ < kPrintInterval) return;
-    last_print_ = now;
+    if (!lock.owns_lock() || !due()) return;
+    last_print_.store(now.count(), std::memory_order_relaxed);
     print(false);
 }
 

@@ -27,7 +27,10 @@ class Progress {
     uint64_t total_;
     bool enabled_;
     std::atomic<uint64_t> done_{0};
-    std::chrono::steady_clock::time_point start_, last_print_;
+    std::chrono::steady_clock::time_point start_;
+    // Read by every thread's advance, written by the one that prints:
+    // atomic, as a time_point cannot be.
+    std::atomic<std::chrono::steady_clock::rep> last_print_;
     std::mutex mutex_;
 };
 
