@@ -169,7 +169,7 @@ struct Strategy {
 constexpr Strategy kStrategies[] = {
     {ZSTD_fast, format::kHashLog, 0, 0, format::kMinMatch},  // the writer's
     {ZSTD_dfast, 16, 16, 0, 7},
-    {ZSTD_greedy, 16, 16, 4, 6},  // the writer's until stop 49
+    {ZSTD_greedy, 16, 16, 4, 6},  // the writer's before fd6d2e4
 };
 void BM_CompressionStrategy(benchmark::State& state) {
     const auto& all = sectors();
