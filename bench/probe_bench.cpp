@@ -76,18 +76,12 @@ const BenchDatabase& bench_database() {
             options.progress = false;
             solve(db->variant, options);
         }
-        const std::string prefix = db->variant.name + "_";
-        for (const auto& entry : fs::directory_iterator(db->directory)) {
-            const std::string name = entry.path().filename();
-            if (entry.path().extension() != ".mdb" || name.rfind(prefix, 0) != 0) continue;
-            auto key = parse_sector(name.substr(prefix.size(), name.size() - prefix.size() - 4));
-            if (!key) continue;
-            const uint64_t n = SectorFile::open_any(entry.path())->info().entries;
-            db->sectors.push_back({*key, entry.path(), n});
+        for (const SectorKey& key : sectors_in(db->directory, db->variant.name)) {
+            const fs::path path = db->directory / sector_file_name(db->variant.name, key);
+            const uint64_t n = SectorFile::open_any(path)->info().entries;
+            db->sectors.push_back({key, path, n});
             db->entries += n;
         }
-        std::sort(db->sectors.begin(), db->sectors.end(),
-                  [](const auto& a, const auto& b) { return a.key < b.key; });
         return db;
     }();
     return *db;

@@ -51,6 +51,21 @@ std::string sector_file_name(const std::string& variant, const SectorKey& key) {
     return variant + "_" + to_string(key) + ".mdb";
 }
 
+std::vector<SectorKey> sectors_in(const std::filesystem::path& directory,
+                                  const std::string& variant) {
+    const std::string prefix = variant + "_", suffix = ".mdb";
+    std::vector<SectorKey> keys;
+    for (const auto& file : std::filesystem::directory_iterator(directory)) {
+        const std::string name = file.path().filename().string();
+        if (!name.starts_with(prefix) || !name.ends_with(suffix)) continue;
+        const auto key =
+            parse_sector(name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
+        if (key) keys.push_back(*key);
+    }
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
 std::unique_ptr<SectorFile> SectorFile::open_any(const std::filesystem::path& path) {
     std::unique_ptr<SectorFile> file(new SectorFile);
     file->path_ = path;

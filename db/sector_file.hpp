@@ -75,6 +75,9 @@ inline EntryCode entry_code(const Variant& variant) {
 
 // The file name of a sector: "<variant>_<key>.mdb".
 std::string sector_file_name(const std::string& variant, const SectorKey& key);
+// The sectors whose files a directory holds, by those names, in order.
+std::vector<SectorKey> sectors_in(const std::filesystem::path& directory,
+                                  const std::string& variant);
 
 // An open sector file. Reads are thread-safe (positioned reads, no shared cursor).
 class SectorFile {
@@ -109,9 +112,10 @@ class SectorFile {
 // entries differ, or none. Files that store outcomes differently (a WDL copy
 // against the full file) differ at position 0 unless both are empty; files
 // of different sizes at the end of the shorter. The files' headers (variant,
-// rules, sector) are the caller's to compare. The bytes may differ where the values do not (a
-// writer with other zstd parameters or blocks): this reads the entries, a
-// block of each at a time. Throws DatabaseError on a corrupt block.
+// rules, sector) are the caller's to compare. The bytes may differ where the
+// values do not (a writer with other zstd parameters or blocks): this reads
+// the entries, a block of each at a time. Throws DatabaseError on a corrupt
+// block.
 std::optional<uint64_t> first_difference(const SectorFile& a, const SectorFile& b);
 
 }  // namespace morris

@@ -250,16 +250,7 @@ int run_diff(const VariantOptions& options, const std::string& dir, const std::s
     require_database_directory(dir);
     require_database_directory(against);
     std::vector<SectorKey> keys = parse_sector_list(sectors);
-    if (keys.empty()) {
-        const std::string prefix = variant + "_", suffix = ".mdb";
-        for (const auto& file : std::filesystem::directory_iterator(dir)) {
-            const std::string name = file.path().filename().string();
-            if (!name.starts_with(prefix) || !name.ends_with(suffix)) continue;
-            const auto key = parse_sector(
-                name.substr(prefix.size(), name.size() - prefix.size() - suffix.size()));
-            if (key) keys.push_back(*key);
-        }
-    }
+    if (keys.empty()) keys = sectors_in(dir, variant);
     if (keys.empty()) throw std::runtime_error("no sector of " + variant + " in " + dir);
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
