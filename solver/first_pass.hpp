@@ -27,6 +27,7 @@
 #include "solver/region_writes.hpp"
 #include "solver/solve.hpp"
 #include "solver/solved_sectors.hpp"
+#include "solver/successors.hpp"
 #include "solver/unit.hpp"
 
 namespace morris {
@@ -52,69 +53,9 @@ class FirstPass {
     // their index and their children's indexes: one walk settles both.
     static constexpr size_t kMostSiblings = 2;
 
-    // What one position's turns into solved sectors say, folded as they come
-    // from their entries as SolvedSectors holds them, read as what they are:
-    // 0 for a draw and otherwise our distance (the layer of our win or loss,
-    // see Distances in unit.hpp), odd for the successor's loss. GCC compiles
-    // add's choices to a branch on the parity; masks instead were faster on
-    // some sibling walks, slower on others and on sectors alone, and no
-    // faster over nine's whole solve (docs/performance.md).
-    struct Successors {
-        Entry least_loss = kNoLoss;  // the shortest successor lost: our win's layer
-        Entry longest_win = 0;       // the longest successor won: our loss's layer
-        bool draw = false;           // some successor is a draw
-
-        // Above every entry the solver writes: its distances fit in 15 bits.
-        static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
-        void add(Entry after) {
-            const bool loss = after & 1;
-            least_loss = std::min(least_loss, loss ? after : kNoLoss);
-            longest_win = std::max(longest_win, loss ? Entry{0} : after);
-            draw |= after == kDrawEntry;
-        }
-        // Successors folded elsewhere: min, max and or do not mind the order
-        // or grouping, so a fold of folds equals the fold of their entries.
-        void add(const Successors& more) {
-            least_loss = std::min(least_loss, more.least_loss);
-            longest_win = std::max(longest_win, more.longest_win);
-            draw |= more.draw;
-        }
-        int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
-        int floor() const { return longest_win; }
-    };
     struct Summary : Successors {
         int turns = 0, internal = 0;
     };
-    // Views of blocks folded by rank: what the entries of rank r of every
-    // view say together. Three arrays rather than Successors by rank, so
-    // that folding a view in is a few vector instructions per 32 entries
-    // and costs next to nothing beside filling the view.
-    class FoldedViews {
-      public:
-        void reset(size_t size) {
-            least_loss_.assign(size, Successors::kNoLoss);
-            longest_win_.assign(size, 0);
-            draw_.assign(size, 0);
-        }
-        // A view of as many entries as reset gave.
-        void add(const Entry* __restrict view) {
-            Entry* __restrict least_loss = least_loss_.data();
-            Entry* __restrict longest_win = longest_win_.data();
-            Entry* __restrict draw = draw_.data();
-            for (size_t r = 0; r < least_loss_.size(); ++r) {
-                const Entry e = view[r];
-                const bool loss = e & 1;
-                least_loss[r] = std::min(least_loss[r], loss ? e : Successors::kNoLoss);
-                longest_win[r] = std::max(longest_win[r], loss ? Entry{0} : e);
-                draw[r] |= e == kDrawEntry;
-            }
-        }
-        Successors at(uint64_t r) const { return {least_loss_[r], longest_win_[r], draw_[r] != 0}; }
-
-      private:
-        std::vector<Entry> least_loss_, longest_win_, draw_;
-    };
-
     // Classes of successors' mover stones. Positions of a sector that
     // places are settled grouped by their opponent's stones, which become the
     // successor's mover less at most a removed stone, so a few sets recur
@@ -214,21 +155,22 @@ class FirstPass {
     using Tables = std::array<const SolvedSectors::Table*, N>;
     struct Group;
     template <size_t N>
-    struct RemovalReads;
+    struct PositionReads;
     Group group_of(const UnitSector& sector, uint32_t c) const;
     template <size_t N, typename Turns>
     uint64_t settle_group(const Siblings<N>& sectors, const Group& group, Batch& batch,
                           Turns&& turns);
     template <size_t N>
     void fill_views(const Tables<N>& tables, const SymmetryClasses::Class& block, Bitboard free,
-                    int stones, const std::array<Entry*, N>& views) const;
+                    int stones, const std::array<Entry*, N>& views, size_t stride) const;
     template <size_t N>
     std::array<const Entry*, N> view_quiet_block(const Group& group, const Tables<N>& tables,
                                                  int stones, Batch& batch) const;
     struct RemovalViews {
-        const Entry* views = nullptr;  // one a removable stone, `size` entries each
+        // By rank, `lanes` entries each: one a removable stone, then kNoLoss.
+        const Entry* views = nullptr;
         const FoldedViews* folded = nullptr;
-        uint64_t size = 0;
+        int lanes = 0;
     };
     template <size_t N>
     std::array<RemovalViews, N> view_removal_blocks(const Group& group, const Tables<N>& tables,

@@ -32,28 +32,34 @@ struct FirstPass::Group {
     std::array<SymmetryClasses::Class, kMaxPoints> after_removing;
 };
 
-// Successors after a removal, ranked and prefetched as they are found, and
-// read when every one of the position's is loading. Siblings' successors
-// have the same slots in their own tables (none where the child is lost).
+// A position's successor entries in each sibling: those read from views,
+// gathered as they are read, and its removals' successors read through the
+// index, ranked and prefetched as they are found and gathered when every
+// one of the position's is loading. Siblings' successors have the same
+// slots in their own tables (none where the child is lost).
 template <size_t N>
-struct FirstPass::RemovalReads {
-    Tables<N> tables{};
+struct FirstPass::PositionReads {
+    Tables<N> tables{};  // of the removals read through the index
     int count = 0;
     std::array<uint64_t, kMaxPoints * kMaxPoints> slots;
+    std::array<GatheredEntries, N> gathered;
 
     // Alone, a sector reads only when its table is there: no test per read.
-    void add(uint64_t at) {
+    void add_slot(uint64_t at) {
         for (const SolvedSectors::Table* table : tables)
             if (N == 1 || table) __builtin_prefetch(&table->entries[at]);
         slots[count++] = at;
     }
-    // Returns how many entries it read.
-    uint64_t read_into(std::array<Summary, N>& summaries) const {
+    // Folds each sibling's entries into its summary. Returns how many
+    // entries it read through the index.
+    uint64_t fold_into(std::array<Summary, N>& summaries) {
         uint64_t read = 0;
         for (size_t n = 0; n < N; ++n) {
-            if (N > 1 && !tables[n]) continue;
-            for (int k = 0; k < count; ++k) summaries[n].add(tables[n]->entries[slots[k]]);
-            read += count;
+            if (N == 1 || tables[n]) {
+                for (int k = 0; k < count; ++k) gathered[n].add(tables[n]->entries[slots[k]]);
+                read += count;
+            }
+            summaries[n].add(gathered[n].fold());
         }
         return read;
     }
@@ -89,9 +95,9 @@ uint64_t FirstPass::settle_group(const Siblings<N>& sectors, const Group& group,
                 group.removal_count ? turn_generation::closing_points(*variant_.board, mine, empty)
                                     : 0;
             std::array<Summary, N> summaries{};
-            RemovalReads<N> reads;
+            PositionReads<N> reads;
             turns(group, mine, empty, closing, summaries, reads);
-            batch.far_reads += reads.read_into(summaries);
+            batch.far_reads += reads.fold_into(summaries);
             for (size_t n = 0; n < N; ++n) {
                 const UnitSector& sector = *sectors[n];
                 const uint64_t u = sector.offset + i;
@@ -128,10 +134,12 @@ static void prefetch_block(const SolvedSectors::Table& table, uint32_t block) {
 // successor through the index, moved by its class's symmetry. Filling a
 // view ranks each of its entries once, through a PackedBlockIndex of the
 // group's free points where there are enough of them, and siblings'
-// tables (those not null, with a view each) share the ranking.
+// tables (those not null, with a view each) share the ranking. Entry r of
+// a view is written `stride` entries after entry r - 1.
 template <size_t N>
 void FirstPass::fill_views(const Tables<N>& tables, const SymmetryClasses::Class& block,
-                           Bitboard free, int stones, const std::array<Entry*, N>& views) const {
+                           Bitboard free, int stones, const std::array<Entry*, N>& views,
+                           size_t stride) const {
     const SectorIndex* index = nullptr;
     for (const SolvedSectors::Table* table : tables)
         if (table) prefetch_block(*table, block.rank), index = table->index;
@@ -139,7 +147,7 @@ void FirstPass::fill_views(const Tables<N>& tables, const SymmetryClasses::Class
     uint32_t packed = (uint32_t{1} << stones) - 1;
     auto fill = [&](uint64_t r, uint64_t slot) {
         for (size_t n = 0; n < N; ++n)
-            if (N == 1 || tables[n]) views[n][r] = tables[n]->entries[slot];
+            if (N == 1 || tables[n]) views[n][r * stride] = tables[n]->entries[slot];
     };
     if (count >= PackedBlockIndex::worth_from(*index, block.rank)) {
         const PackedBlockIndex at(*index, block, free);
@@ -182,7 +190,7 @@ std::array<const Entry*, N> FirstPass::view_quiet_block(const Group& group, cons
             batch.quiet_view[n].resize(binomial[std::popcount(group.free)][stones]);
             views[n] = filled[n] = batch.quiet_view[n].data();
         }
-    fill_views(tables, group.opponent_class, group.free, stones, filled);
+    fill_views(tables, group.opponent_class, group.free, stones, filled, 1);
     return views;
 }
 
@@ -219,28 +227,38 @@ std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Grou
     constexpr double kFoldFrom = 2;
     const bool fold = removal_walk_ == RemovalWalk::through_folded_views ||
                       (removal_walk_ == RemovalWalk::automatic && reads_an_entry >= kFoldFrom);
+    // Unfolded, the views are interleaved by rank, so that a placement's
+    // removals are read from one line, not one line in each view: `lanes`
+    // entries a rank, those past the removable stones changing nothing.
+    constexpr int kRun = GatheredEntries::kLanes;
+    const int lanes = fold ? 1 : (group.removal_count + kRun - 1) / kRun * kRun;
     std::array<Entry*, N> views{};
     for (size_t n = 0; n < N; ++n) {
         if (!tables[n]) continue;
         batch.far_reads += entries * group.removal_count;  // see stats.hpp
-        batch.removal_view[n].resize(fold ? entries : entries * group.removal_count);
-        views[n] = batch.removal_view[n].data();
+        std::vector<Entry>& view = batch.removal_view[n];
+        view.resize(entries * lanes);
+        views[n] = view.data();
         if (fold) {
             batch.removal_views[n].reset(entries);
             viewed[n] = {.folded = &batch.removal_views[n]};
-        } else {
-            viewed[n] = {.views = views[n], .size = entries};
+            continue;
         }
+        viewed[n] = {.views = views[n], .lanes = lanes};
+        for (uint64_t r = 0; r < entries; ++r)
+            std::fill(view.data() + r * lanes + group.removal_count, view.data() + (r + 1) * lanes,
+                      Successors::kNoLoss);
     }
     for (Bitboard r = group.removable; r; r &= r - 1) {
-        fill_views(tables, group.after_removing[std::countr_zero(r)], group.free, stones, views);
+        fill_views(tables, group.after_removing[std::countr_zero(r)], group.free, stones, views,
+                   lanes);
         for (size_t n = 0; n < N; ++n)
             if (!tables[n])
                 continue;
             else if (fold)
                 batch.removal_views[n].add(views[n]);
             else
-                views[n] += entries;
+                ++views[n];  // the next lane
     }
     return viewed;
 }
@@ -284,7 +302,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
     return settle_group(
         sectors, group, batch,
         [&](const Group&, Bitboard mine, Bitboard empty, Bitboard closing,
-            std::array<Summary, N>& summaries, RemovalReads<N>& reads) {
+            std::array<Summary, N>& summaries, PositionReads<N>& reads) {
             const Bitboard loud = empty & closing, quiet = empty & ~closing;
             for (size_t n = 0; n < N; ++n) {
                 Summary& summary = summaries[n];
@@ -311,7 +329,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                         const SymmetryClasses::Class& next = group.after_removing[point];
                         const Bitboard after =
                             mine_seen[point] | classes_.transform_point(t, next.symmetry);
-                        reads.add(index.index_transformed(next, after));
+                        reads.add_slot(index.index_transformed(next, after));
                     }
                 }
             }
@@ -323,7 +341,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                      packed &= packed - 1) {
                     const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
                     for (size_t n = 0; n < N; ++n)
-                        if (N == 1 || quiet_view[n]) summaries[n].add(quiet_view[n][rank]);
+                        if (N == 1 || quiet_view[n]) reads.gathered[n].add(quiet_view[n][rank]);
                 }
             if (removal_folded)
                 for (Bitboard packed = extract_bits(loud, group.free); packed;
@@ -339,8 +357,8 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                     const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
                     for (size_t n = 0; n < N; ++n)
                         if (N == 1 || removal[n].views)
-                            for (int k = 0; k < group.removal_count; ++k)
-                                summaries[n].add(removal[n].views[k * removal[n].size + rank]);
+                            reads.gathered[n].add_lanes(removal[n].views + rank * removal[n].lanes,
+                                                        removal[n].lanes);
                 }
         });
 }
@@ -354,7 +372,7 @@ uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Ba
     TurnTarget removal(sector.key, /*placed=*/false, /*removed=*/1);
     return settle_group(Siblings<1>{&sector}, group_of(sector, c), batch,
                         [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing,
-                            std::array<Summary, 1>& summaries, RemovalReads<1>& reads) {
+                            std::array<Summary, 1>& summaries, PositionReads<1>& reads) {
                             Summary& summary = summaries[0];
                             summary.internal = turn_generation::for_each_closing_move(
                                 *variant_.board, mine, empty, flies, closing,
@@ -370,7 +388,7 @@ uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Ba
                                     for (Bitboard r = group.removable; r; r &= r - 1) {
                                         const SymmetryClasses::Class& next =
                                             group.after_removing[std::countr_zero(r)];
-                                        reads.add(table->index->index_transformed(
+                                        reads.add_slot(table->index->index_transformed(
                                             next, classes_.transform(after, next.symmetry)));
                                     }
                                 });

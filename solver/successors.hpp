@@ -1,0 +1,141 @@
+// What a position's successors say together, as the first pass folds them
+// from the entries of solved sectors (first_pass.hpp): one at a time, a
+// position's gathered and folded at once, or views of blocks folded by rank.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "db/value.hpp"
+#include "game/board.hpp"
+
+namespace morris {
+
+// What one position's turns into solved sectors say, folded as they come
+// from their entries as SolvedSectors holds them, read as what they are:
+// 0 for a draw and otherwise our distance (the layer of our win or loss,
+// see Distances in unit.hpp), odd for the successor's loss. GCC compiles
+// add's choices to a branch on the parity, which the group walk avoids by
+// gathering a position's entries first (GatheredEntries).
+struct Successors {
+    Entry least_loss = kNoLoss;  // the shortest successor lost: our win's layer
+    Entry longest_win = 0;       // the longest successor won: our loss's layer
+    bool draw = false;           // some successor is a draw
+
+    // Above every entry the solver writes: its distances fit in 15 bits.
+    static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
+    void add(Entry after) {
+        const bool loss = after & 1;
+        least_loss = std::min(least_loss, loss ? after : kNoLoss);
+        longest_win = std::max(longest_win, loss ? Entry{0} : after);
+        draw |= after == kDrawEntry;
+    }
+    // Successors folded elsewhere: min, max and or do not mind the order
+    // or grouping, so a fold of folds equals the fold of their entries.
+    void add(const Successors& more) {
+        least_loss = std::min(least_loss, more.least_loss);
+        longest_win = std::max(longest_win, more.longest_win);
+        draw |= more.draw;
+    }
+    int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
+    int floor() const { return longest_win; }
+};
+
+// One position's successor entries, gathered as they are read and then
+// folded together: a few vector instructions a kLanes entries, with no
+// branch. Added one at a time, each branched on its parity, which no
+// walk predicts well: those adds held a quarter of a placement pair's
+// samples (docs/performance.md, "Successors gathered, then folded").
+class GatheredEntries {
+  public:
+    static constexpr int kLanes = 8;  // a vector of 16 bytes, on every x86-64
+    // A placement's or move's removals (kMaxPoints at most) from each
+    // of kMaxPoints points, and the quiet placements.
+    static constexpr int kCapacity = kMaxPoints * kMaxPoints + kMaxPoints;
+
+    void add(Entry e) {
+        assert(count_ < kCapacity);
+        entries_[count_++] = e;
+    }
+    // `n` entries in a row, n a multiple of kLanes: copied a vector at
+    // a time.
+    void add_lanes(const Entry* e, int n) {
+        assert(n % kLanes == 0 && count_ + n <= kCapacity);
+        for (int i = 0; i < n; i += kLanes) std::copy_n(e + i, kLanes, &entries_[count_ + i]);
+        count_ += n;
+    }
+    Successors fold() {
+        // Lanes past the last entry hold one that changes nothing.
+        std::fill_n(&entries_[count_], kLanes, Successors::kNoLoss);
+        Lanes least_loss = Lanes{} + Successors::kNoLoss, longest_win{}, draw{};
+        for (int i = 0; i < count_; i += kLanes) {
+            Lanes e;
+            std::memcpy(&e, &entries_[i], sizeof e);
+            const auto loss = (e & 1) != 0;
+            least_loss = min(least_loss, loss ? e : Successors::kNoLoss);
+            longest_win = max(longest_win, loss ? 0 : e);
+            draw |= e == kDrawEntry;
+        }
+        // Halves folded onto each other: the least and greatest lanes
+        // end in lane 0.
+        for (int half = kLanes / 2; half > 0; half /= 2) {
+            least_loss = min(least_loss, shift_down(least_loss, half));
+            longest_win = max(longest_win, shift_down(longest_win, half));
+            draw |= shift_down(draw, half);
+        }
+        return {least_loss[0], longest_win[0], draw[0] != 0};
+    }
+
+  private:
+    using Lanes = Entry __attribute__((vector_size(kLanes * sizeof(Entry))));
+    static Lanes min(Lanes a, Lanes b) { return a < b ? a : b; }
+    static Lanes max(Lanes a, Lanes b) { return a > b ? a : b; }
+    // Lane i + by in lane i (lanes past the end: whatever).
+    static Lanes shift_down(Lanes v, int by) {
+        switch (by) {
+            case 4: return __builtin_shufflevector(v, v, 4, 5, 6, 7, 4, 5, 6, 7);
+            case 2: return __builtin_shufflevector(v, v, 2, 3, 2, 3, 2, 3, 2, 3);
+            default: return __builtin_shufflevector(v, v, 1, 1, 1, 1, 1, 1, 1, 1);
+        }
+    }
+
+    int count_ = 0;
+    alignas(64) std::array<Entry, kCapacity + kLanes> entries_;
+};
+
+// Views of blocks folded by rank: what the entries of rank r of every
+// view say together. Three arrays rather than Successors by rank, so
+// that folding a view in is a few vector instructions per 32 entries
+// and costs next to nothing beside filling the view.
+class FoldedViews {
+  public:
+    void reset(size_t size) {
+        least_loss_.assign(size, Successors::kNoLoss);
+        longest_win_.assign(size, 0);
+        draw_.assign(size, 0);
+    }
+    // A view of as many entries as reset gave.
+    void add(const Entry* __restrict view) {
+        Entry* __restrict least_loss = least_loss_.data();
+        Entry* __restrict longest_win = longest_win_.data();
+        Entry* __restrict draw = draw_.data();
+        for (size_t r = 0; r < least_loss_.size(); ++r) {
+            const Entry e = view[r];
+            const bool loss = e & 1;
+            least_loss[r] = std::min(least_loss[r], loss ? e : Successors::kNoLoss);
+            longest_win[r] = std::max(longest_win[r], loss ? Entry{0} : e);
+            draw[r] |= e == kDrawEntry;
+        }
+    }
+    Successors at(uint64_t r) const { return {least_loss_[r], longest_win_[r], draw_[r] != 0}; }
+
+  private:
+    std::vector<Entry> least_loss_, longest_win_, draw_;
+};
+
+}  // namespace morris

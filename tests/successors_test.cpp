@@ -1,0 +1,105 @@
+// The folds of a position's successor entries (solver/successors.hpp) say
+// what adding the entries one at a time says: gathered and folded as
+// vectors, padded with entries that change nothing, or folded by rank.
+#include "solver/successors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <vector>
+
+namespace morris {
+namespace {
+
+// Entries as the solver reads them: draws, wins and losses at any
+// distance, and now and then the padding entry itself.
+std::vector<Entry> random_entries(std::mt19937& random, int count) {
+    std::uniform_int_distribution<int> kind(0, 9), plies(1, 400);
+    std::vector<Entry> entries(count);
+    for (Entry& e : entries) {
+        const int k = kind(random);
+        e = k == 0 ? kDrawEntry : k == 1 ? Successors::kNoLoss : static_cast<Entry>(plies(random));
+    }
+    return entries;
+}
+
+Successors added_one_by_one(const std::vector<Entry>& entries) {
+    Successors s;
+    for (Entry e : entries) s.add(e);
+    return s;
+}
+
+void expect_same(const Successors& a, const Successors& b) {
+    EXPECT_EQ(a.least_loss, b.least_loss);
+    EXPECT_EQ(a.longest_win, b.longest_win);
+    EXPECT_EQ(a.draw, b.draw);
+}
+
+TEST(GatheredEntries, FoldEqualsAddingEachEntryWhateverTheCount) {
+    std::mt19937 random(7);
+    for (int count = 0; count <= GatheredEntries::kCapacity; ++count) {
+        SCOPED_TRACE(count);
+        const std::vector<Entry> entries = random_entries(random, count);
+        GatheredEntries gathered;
+        for (Entry e : entries) gathered.add(e);
+        expect_same(gathered.fold(), added_one_by_one(entries));
+    }
+}
+
+TEST(GatheredEntries, FoldOfNothingIsNoSuccessor) {
+    GatheredEntries gathered;
+    expect_same(gathered.fold(), Successors{});
+}
+
+// Each kind alone, in every lane: a fold that lost a lane, or read the
+// padding as a draw or a loss, fails here.
+TEST(GatheredEntries, EveryLaneCounts) {
+    for (int lane = 0; lane < 2 * GatheredEntries::kLanes; ++lane)
+        for (Entry e : {kDrawEntry, Entry{1}, Entry{2}, Entry{399}, Entry{400}}) {
+            std::vector<Entry> entries(2 * GatheredEntries::kLanes, Entry{8});
+            entries[lane] = e;
+            GatheredEntries gathered;
+            for (Entry x : entries) gathered.add(x);
+            expect_same(gathered.fold(), added_one_by_one(entries));
+        }
+}
+
+// Runs of kLanes entries (a rank of the interleaved removal views), whose
+// unused lanes hold kNoLoss, mixed with single entries.
+TEST(GatheredEntries, RunsPaddedWithNoLossFoldAsTheirEntries) {
+    std::mt19937 random(11);
+    std::uniform_int_distribution<int> used(0, GatheredEntries::kLanes), runs(0, 12);
+    for (int trial = 0; trial < 500; ++trial) {
+        GatheredEntries gathered;
+        std::vector<Entry> real;
+        for (int r = runs(random); r > 0; --r) {
+            const std::vector<Entry> single = random_entries(random, 1);
+            gathered.add(single[0]);
+            real.push_back(single[0]);
+            std::vector<Entry> run = random_entries(random, GatheredEntries::kLanes);
+            const int n = used(random);
+            real.insert(real.end(), run.begin(), run.begin() + n);
+            std::fill(run.begin() + n, run.end(), Successors::kNoLoss);
+            gathered.add_lanes(run.data(), GatheredEntries::kLanes);
+        }
+        expect_same(gathered.fold(), added_one_by_one(real));
+    }
+}
+
+TEST(FoldedViews, EachRankFoldsItsEntriesOfEveryView) {
+    std::mt19937 random(13);
+    constexpr int kRanks = 100, kViews = 7;
+    std::vector<std::vector<Entry>> views;
+    for (int v = 0; v < kViews; ++v) views.push_back(random_entries(random, kRanks));
+    FoldedViews folded;
+    folded.reset(kRanks);
+    for (const auto& view : views) folded.add(view.data());
+    for (int r = 0; r < kRanks; ++r) {
+        std::vector<Entry> column;
+        for (const auto& view : views) column.push_back(view[r]);
+        expect_same(folded.at(r), added_one_by_one(column));
+    }
+}
+
+}  // namespace
+}  // namespace morris
