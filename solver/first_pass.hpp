@@ -107,8 +107,8 @@ class FirstPass {
         uint64_t far_reads = 0, far_writes = 0;  // see stats.hpp
         RegionWrites settled;                    // by the group walk, out of index order
         // A group's views (settle_group.cpp), a set for each sibling: the
-        // quiet placements' block, its removals' blocks one at a time and
-        // those folded by rank; and what decides whether its removals are
+        // quiet placements' block, its removals' blocks interleaved by rank
+        // and those folded by rank; and what decides whether its removals are
         // read through views: the placements that close a mill a position
         // of the sector (closing_rate).
         std::array<std::vector<Entry>, kMostSiblings> quiet_view, removal_view;
@@ -167,10 +167,11 @@ class FirstPass {
     std::array<const Entry*, N> view_quiet_block(const Group& group, const Tables<N>& tables,
                                                  int stones, Batch& batch) const;
     struct RemovalViews {
-        // By rank, `lanes` entries each: one a removable stone, then kNoLoss.
+        // By rank, `per_rank` entries each (a run: one a removable stone, then
+        // kNoLoss up to a multiple of GatheredEntries::kLanes).
         const Entry* views = nullptr;
         const FoldedViews* folded = nullptr;
-        int lanes = 0;
+        int per_rank = 0;
     };
     template <size_t N>
     std::array<RemovalViews, N> view_removal_blocks(const Group& group, const Tables<N>& tables,

@@ -13,6 +13,7 @@
 // in another order.
 #include <array>
 #include <bit>
+#include <cassert>
 
 #include "solver/first_pass.hpp"
 
@@ -48,6 +49,7 @@ struct FirstPass::PositionReads {
     void add_slot(uint64_t at) {
         for (const SolvedSectors::Table* table : tables)
             if (N == 1 || table) __builtin_prefetch(&table->entries[at]);
+        assert(count < static_cast<int>(slots.size()));
         slots[count++] = at;
     }
     // Folds each sibling's entries into its summary. Returns how many
@@ -76,9 +78,10 @@ FirstPass::Group FirstPass::group_of(const UnitSector& sector, uint32_t c) const
     return group;
 }
 
-// turns(group, mine, empty, closing, summaries, reads) adds a position's
-// turns to its summary in each sibling, those that remove a stone by
-// `reads`. Returns how many positions the siblings' group has.
+// turns(group, mine, empty, closing, summaries, reads) counts a position's
+// turns in its summary in each sibling and gathers their successors'
+// entries in `reads`, which folds them in. Returns how many positions the
+// siblings' group has.
 template <size_t N, typename Turns>
 uint64_t FirstPass::settle_group(const Siblings<N>& sectors, const Group& group, Batch& batch,
                                  Turns&& turns) {
@@ -195,12 +198,12 @@ std::array<const Entry*, N> FirstPass::view_quiet_block(const Group& group, cons
 }
 
 // The views of the blocks the group's removals lead into, for each sibling
-// whose child is not lost: one a removable stone or, where placements read
-// each entry often, folded by rank so that a placement that closes a mill
-// reads one rank, not one a removable stone; or none. A view costs about
-// one read through the index for each of its entries, and each read from
-// it saves about one: unless options ask otherwise, views are filled when
-// the group's removals are expected to read each entry once or more, at the
+// whose child is not lost: one a removable stone, interleaved by rank, or,
+// where placements read each entry often, folded by rank so that a
+// placement that closes a mill reads one rank, not a run of them; or none.
+// A view costs about one read through the index for each of its entries
+// (and its padding a write), and each read from it saves about one: unless options ask otherwise,
+// views are filled when the group's removals are expected to read each entry once or more, at the
 // sector's rate of placements that close a mill (closing_rate).
 template <size_t N>
 std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Group& group,
@@ -228,30 +231,30 @@ std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Grou
     const bool fold = removal_walk_ == RemovalWalk::through_folded_views ||
                       (removal_walk_ == RemovalWalk::automatic && reads_an_entry >= kFoldFrom);
     // Unfolded, the views are interleaved by rank, so that a placement's
-    // removals are read from one line, not one line in each view: `lanes`
+    // removals are read from one run, not one line in each view: `per_rank`
     // entries a rank, those past the removable stones changing nothing.
     constexpr int kRun = GatheredEntries::kLanes;
-    const int lanes = fold ? 1 : (group.removal_count + kRun - 1) / kRun * kRun;
+    const int per_rank = fold ? 1 : (group.removal_count + kRun - 1) / kRun * kRun;
     std::array<Entry*, N> views{};
     for (size_t n = 0; n < N; ++n) {
         if (!tables[n]) continue;
         batch.far_reads += entries * group.removal_count;  // see stats.hpp
         std::vector<Entry>& view = batch.removal_view[n];
-        view.resize(entries * lanes);
+        view.resize(entries * per_rank);
         views[n] = view.data();
         if (fold) {
             batch.removal_views[n].reset(entries);
             viewed[n] = {.folded = &batch.removal_views[n]};
             continue;
         }
-        viewed[n] = {.views = views[n], .lanes = lanes};
+        viewed[n] = {.views = views[n], .per_rank = per_rank};
         for (uint64_t r = 0; r < entries; ++r)
-            std::fill(view.data() + r * lanes + group.removal_count, view.data() + (r + 1) * lanes,
-                      Successors::kNoLoss);
+            std::fill(view.data() + r * per_rank + group.removal_count,
+                      view.data() + (r + 1) * per_rank, Successors::kNoLoss);
     }
     for (Bitboard r = group.removable; r; r &= r - 1) {
         fill_views(tables, group.after_removing[std::countr_zero(r)], group.free, stones, views,
-                   lanes);
+                   per_rank);
         for (size_t n = 0; n < N; ++n)
             if (!tables[n])
                 continue;
@@ -312,7 +315,7 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
             }
             // The removals' successors read through the index are spread
             // over their blocks: rank and prefetch them first, to be read
-            // (by settle_group) when all are loading.
+            // (PositionReads::fold_into) when all are loading.
             if (loud && removes && !removal_viewed) {
                 reads.tables = removal_tables;
                 const SectorIndex& index =
@@ -357,8 +360,8 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                     const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
                     for (size_t n = 0; n < N; ++n)
                         if (N == 1 || removal[n].views)
-                            reads.gathered[n].add_lanes(removal[n].views + rank * removal[n].lanes,
-                                                        removal[n].lanes);
+                            reads.gathered[n].add_run(removal[n].views + rank * removal[n].per_rank,
+                                                      removal[n].per_rank);
                 }
         });
 }

@@ -47,15 +47,18 @@ struct Successors {
 };
 
 // One position's successor entries, gathered as they are read and then
-// folded together: a few vector instructions a kLanes entries, with no
-// branch. Added one at a time, each branched on its parity, which no
+// folded together: a few vector instructions for every kLanes entries,
+// with no branch. Added one at a time, each branched on its parity, which no
 // walk predicts well: those adds held a quarter of a placement pair's
 // samples (docs/performance.md, "Successors gathered, then folded").
 class GatheredEntries {
   public:
     static constexpr int kLanes = 8;  // a vector of 16 bytes, on every x86-64
-    // A placement's or move's removals (kMaxPoints at most) from each
-    // of kMaxPoints points, and the quiet placements.
+    // Above the most a position reads: a placement reads one entry a quiet
+    // point and a rank's run (removable stones rounded up to kLanes) a
+    // closing one, a move (m stones to e empty points, o removable) at
+    // most m * e * o <= 8 * 8 * 8 through the index, below the 576 slots
+    // of its reads (PositionReads in settle_group.cpp).
     static constexpr int kCapacity = kMaxPoints * kMaxPoints + kMaxPoints;
 
     void add(Entry e) {
@@ -64,7 +67,7 @@ class GatheredEntries {
     }
     // `n` entries in a row, n a multiple of kLanes: copied a vector at
     // a time.
-    void add_lanes(const Entry* e, int n) {
+    void add_run(const Entry* e, int n) {
         assert(n % kLanes == 0 && count_ + n <= kCapacity);
         for (int i = 0; i < n; i += kLanes) std::copy_n(e + i, kLanes, &entries_[count_ + i]);
         count_ += n;
@@ -79,7 +82,7 @@ class GatheredEntries {
             const auto loss = (e & 1) != 0;
             least_loss = min(least_loss, loss ? e : Successors::kNoLoss);
             longest_win = max(longest_win, loss ? 0 : e);
-            draw |= e == kDrawEntry;
+            draw |= (Lanes)(e == kDrawEntry);  // a lane of the compare's mask is 0 or all ones
         }
         // Halves folded onto each other: the least and greatest lanes
         // end in lane 0.
@@ -96,6 +99,7 @@ class GatheredEntries {
     static Lanes min(Lanes a, Lanes b) { return a < b ? a : b; }
     static Lanes max(Lanes a, Lanes b) { return a > b ? a : b; }
     // Lane i + by in lane i (lanes past the end: whatever).
+    static_assert(kLanes == 8, "shift_down's shuffles are for 8 lanes");
     static Lanes shift_down(Lanes v, int by) {
         switch (by) {
             case 4: return __builtin_shufflevector(v, v, 4, 5, 6, 7, 4, 5, 6, 7);

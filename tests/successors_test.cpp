@@ -56,7 +56,7 @@ TEST(GatheredEntries, FoldOfNothingIsNoSuccessor) {
 TEST(GatheredEntries, EveryLaneCounts) {
     for (int lane = 0; lane < 2 * GatheredEntries::kLanes; ++lane)
         for (Entry e : {kDrawEntry, Entry{1}, Entry{2}, Entry{399}, Entry{400}}) {
-            std::vector<Entry> entries(2 * GatheredEntries::kLanes, Entry{8});
+            std::vector<Entry> entries(2 * GatheredEntries::kLanes, Successors::kNoLoss);
             entries[lane] = e;
             GatheredEntries gathered;
             for (Entry x : entries) gathered.add(x);
@@ -64,23 +64,26 @@ TEST(GatheredEntries, EveryLaneCounts) {
         }
 }
 
-// Runs of kLanes entries (a rank of the interleaved removal views), whose
-// unused lanes hold kNoLoss, mixed with single entries.
+// Runs of one, two or three vectors' entries (a rank of the interleaved
+// removal views: up to 8, 16 or 24 removable stones), whose unused lanes
+// hold kNoLoss, mixed with single entries.
 TEST(GatheredEntries, RunsPaddedWithNoLossFoldAsTheirEntries) {
+    constexpr int kLanes = GatheredEntries::kLanes;
     std::mt19937 random(11);
-    std::uniform_int_distribution<int> used(0, GatheredEntries::kLanes), runs(0, 12);
-    for (int trial = 0; trial < 500; ++trial) {
+    std::uniform_int_distribution<int> vectors(1, 3), runs(0, 12);
+    for (int trial = 0; trial < 1000; ++trial) {
         GatheredEntries gathered;
         std::vector<Entry> real;
         for (int r = runs(random); r > 0; --r) {
             const std::vector<Entry> single = random_entries(random, 1);
             gathered.add(single[0]);
             real.push_back(single[0]);
-            std::vector<Entry> run = random_entries(random, GatheredEntries::kLanes);
-            const int n = used(random);
-            real.insert(real.end(), run.begin(), run.begin() + n);
-            std::fill(run.begin() + n, run.end(), Successors::kNoLoss);
-            gathered.add_lanes(run.data(), GatheredEntries::kLanes);
+            const int length = kLanes * vectors(random);
+            std::vector<Entry> run = random_entries(random, length);
+            const int used = std::uniform_int_distribution<int>(length - kLanes, length)(random);
+            real.insert(real.end(), run.begin(), run.begin() + used);
+            std::fill(run.begin() + used, run.end(), Successors::kNoLoss);
+            gathered.add_run(run.data(), length);
         }
         expect_same(gathered.fold(), added_one_by_one(real));
     }
