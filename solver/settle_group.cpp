@@ -202,9 +202,10 @@ std::array<const Entry*, N> FirstPass::view_quiet_block(const Group& group, cons
 // where placements read each entry often, folded by rank so that a
 // placement that closes a mill reads one rank, not a run of them; or none.
 // A view costs about one read through the index for each of its entries
-// (and its padding a write), and each read from it saves about one: unless options ask otherwise,
-// views are filled when the group's removals are expected to read each entry once or more, at the
-// sector's rate of placements that close a mill (closing_rate).
+// (and its padding a write), and each read from it saves about one: unless
+// options ask otherwise, views are filled when the group's removals are
+// expected to read each entry once or more, at the sector's rate of
+// placements that close a mill (closing_rate).
 template <size_t N>
 std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Group& group,
                                                                       const Tables<N>& tables,
