@@ -16,32 +16,49 @@
 
 namespace morris {
 
-// What one position's turns into solved sectors say, folded as they come
-// from their entries as SolvedSectors holds them, read as what they are:
-// 0 for a draw and otherwise our distance (the layer of our win or loss,
-// see Distances in unit.hpp), odd for the successor's loss. GCC compiles
-// add's choices to a branch on the parity, which the group walk avoids by
-// gathering a position's entries first (GatheredEntries).
-struct Successors {
-    Entry least_loss = kNoLoss;  // the shortest successor lost: our win's layer
-    Entry longest_win = 0;       // the longest successor won: our loss's layer
-    bool draw = false;           // some successor is a draw
-
-    // Above every entry the solver writes: its distances fit in 15 bits.
+// The rule by which a position's successor entries fold into what they say
+// together, written once for one entry and for a vector of them (GCC's
+// vector extensions compare and select lane by lane with the operators
+// that compare and select entries). An entry is read as what SolvedSectors
+// holds: 0 for a draw and otherwise our distance (the layer of our win or
+// loss, see Distances in unit.hpp), odd for the successor's loss. A fold
+// keeps the shortest successor lost (our win's layer), the longest won (our
+// loss's) and whether some successor is a draw (1 in an entry, all ones in
+// a vector's lane). Min, max and or do not mind the order or grouping, so a
+// fold of folds is the fold of their entries.
+template <typename T>  // Entry, or a vector of entries
+struct EntryFold {
+    // Above every entry the solver writes (its distances fit in 15 bits):
+    // the least loss of no loss, and padding that changes no fold.
     static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
-    void add(Entry after) {
-        const bool loss = after & 1;
-        least_loss = std::min(least_loss, loss ? after : kNoLoss);
-        longest_win = std::max(longest_win, loss ? Entry{0} : after);
-        draw |= after == kDrawEntry;
+
+    T least_loss = splat(kNoLoss);
+    T longest_win{};
+    T draw{};
+
+    void add(T after) {
+        const auto lost = (after & 1) != 0;
+        least_loss = smaller(least_loss, lost ? after : splat(kNoLoss));
+        longest_win = larger(longest_win, lost ? T{} : after);
+        draw |= (T)(after == kDrawEntry);  // a C cast: a vector's mask is not T
     }
-    // Successors folded elsewhere: min, max and or do not mind the order
-    // or grouping, so a fold of folds equals the fold of their entries.
-    void add(const Successors& more) {
-        least_loss = std::min(least_loss, more.least_loss);
-        longest_win = std::max(longest_win, more.longest_win);
+    void add(const EntryFold& more) {
+        least_loss = smaller(least_loss, more.least_loss);
+        longest_win = larger(longest_win, more.longest_win);
         draw |= more.draw;
     }
+
+  private:
+    static T splat(Entry e) { return static_cast<T>(T{} + e); }
+    static T smaller(T a, T b) { return a < b ? a : b; }
+    static T larger(T a, T b) { return a > b ? a : b; }
+};
+
+// What one position's turns into solved sectors say, folded one entry at a
+// time. GCC compiles the fold's choices for one entry to a branch on its
+// parity, which the group walk avoids by gathering a position's entries
+// first (GatheredEntries).
+struct Successors : EntryFold<Entry> {
     int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
     int floor() const { return longest_win; }
 };
@@ -75,29 +92,21 @@ class GatheredEntries {
     Successors fold() {
         // Lanes past the last entry hold one that changes nothing.
         std::fill_n(&entries_[count_], kLanes, Successors::kNoLoss);
-        Lanes least_loss = Lanes{} + Successors::kNoLoss, longest_win{}, draw{};
+        EntryFold<Lanes> lanes;
         for (int i = 0; i < count_; i += kLanes) {
             Lanes e;
             std::memcpy(&e, &entries_[i], sizeof e);
-            const auto loss = (e & 1) != 0;
-            least_loss = min(least_loss, loss ? e : Successors::kNoLoss);
-            longest_win = max(longest_win, loss ? 0 : e);
-            draw |= (Lanes)(e == kDrawEntry);  // a lane of the compare's mask is 0 or all ones
+            lanes.add(e);
         }
-        // Halves folded onto each other: the least and greatest lanes
-        // end in lane 0.
-        for (int half = kLanes / 2; half > 0; half /= 2) {
-            least_loss = min(least_loss, shift_down(least_loss, half));
-            longest_win = max(longest_win, shift_down(longest_win, half));
-            draw |= shift_down(draw, half);
-        }
-        return {least_loss[0], longest_win[0], draw[0] != 0};
+        // Halves folded onto each other: lane 0 ends with the fold of all.
+        for (int half = kLanes / 2; half > 0; half /= 2)
+            lanes.add({shift_down(lanes.least_loss, half), shift_down(lanes.longest_win, half),
+                       shift_down(lanes.draw, half)});
+        return {{lanes.least_loss[0], lanes.longest_win[0], Entry(lanes.draw[0] & 1)}};
     }
 
   private:
     using Lanes = Entry __attribute__((vector_size(kLanes * sizeof(Entry))));
-    static Lanes min(Lanes a, Lanes b) { return a < b ? a : b; }
-    static Lanes max(Lanes a, Lanes b) { return a > b ? a : b; }
     // Lane i + by in lane i (lanes past the end: whatever).
     static_assert(kLanes == 8, "shift_down's shuffles are for 8 lanes");
     static Lanes shift_down(Lanes v, int by) {
@@ -129,14 +138,12 @@ class FoldedViews {
         Entry* __restrict longest_win = longest_win_.data();
         Entry* __restrict draw = draw_.data();
         for (size_t r = 0; r < least_loss_.size(); ++r) {
-            const Entry e = view[r];
-            const bool loss = e & 1;
-            least_loss[r] = std::min(least_loss[r], loss ? e : Successors::kNoLoss);
-            longest_win[r] = std::max(longest_win[r], loss ? Entry{0} : e);
-            draw[r] |= e == kDrawEntry;
+            EntryFold<Entry> rank{least_loss[r], longest_win[r], draw[r]};
+            rank.add(view[r]);
+            least_loss[r] = rank.least_loss, longest_win[r] = rank.longest_win, draw[r] = rank.draw;
         }
     }
-    Successors at(uint64_t r) const { return {least_loss_[r], longest_win_[r], draw_[r] != 0}; }
+    Successors at(uint64_t r) const { return {{least_loss_[r], longest_win_[r], draw_[r]}}; }
 
   private:
     std::vector<Entry> least_loss_, longest_win_, draw_;

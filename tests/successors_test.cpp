@@ -1,10 +1,12 @@
 // The folds of a position's successor entries (solver/successors.hpp) say
-// what adding the entries one at a time says: gathered and folded as
-// vectors, padded with entries that change nothing, or folded by rank.
+// what the entries say read one by one, plainly: one at a time, gathered and
+// folded as vectors, padded with entries that change nothing, or folded by
+// rank.
 #include "solver/successors.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -23,9 +25,17 @@ std::vector<Entry> random_entries(std::mt19937& random, int count) {
     return entries;
 }
 
+// What the entries say, read plainly (not through EntryFold's rule): a
+// draw is 0, a successor lost an odd distance, one won an even one.
 Successors added_one_by_one(const std::vector<Entry>& entries) {
     Successors s;
-    for (Entry e : entries) s.add(e);
+    for (Entry e : entries)
+        if (e == kDrawEntry)
+            s.draw = 1;
+        else if (e % 2 == 1)
+            s.least_loss = std::min(s.least_loss, e);
+        else
+            s.longest_win = std::max(s.longest_win, e);
     return s;
 }
 
@@ -33,6 +43,16 @@ void expect_same(const Successors& a, const Successors& b) {
     EXPECT_EQ(a.least_loss, b.least_loss);
     EXPECT_EQ(a.longest_win, b.longest_win);
     EXPECT_EQ(a.draw, b.draw);
+}
+
+TEST(Successors, AddingOneAtATimeSaysWhatTheEntriesSay) {
+    std::mt19937 random(5);
+    for (int count = 0; count <= 40; ++count) {
+        const std::vector<Entry> entries = random_entries(random, count);
+        Successors s;
+        for (Entry e : entries) s.add(e);
+        expect_same(s, added_one_by_one(entries));
+    }
 }
 
 TEST(GatheredEntries, FoldEqualsAddingEachEntryWhateverTheCount) {
