@@ -29,7 +29,8 @@ namespace morris {
 template <typename T>  // Entry, or a vector of entries
 struct EntryFold {
     // Above every entry the solver writes (its distances fit in 15 bits):
-    // the least loss of no loss, and padding that changes no fold.
+    // least_loss where no successor is lost, and padding that changes no
+    // fold.
     static constexpr Entry kNoLoss = std::numeric_limits<Entry>::max();
 
     T least_loss = splat(kNoLoss);
@@ -55,9 +56,9 @@ struct EntryFold {
 };
 
 // What one position's turns into solved sectors say, folded one entry at a
-// time. GCC compiles the fold's choices for one entry to a branch on its
-// parity, which the group walk avoids by gathering a position's entries
-// first (GatheredEntries).
+// time. Outside a loop it vectorises, GCC compiles the fold's choices for
+// one entry to a branch on its parity, which the group walk avoids by
+// gathering a position's entries first (GatheredEntries).
 struct Successors : EntryFold<Entry> {
     int best_win() const { return least_loss == kNoLoss ? -1 : least_loss; }
     int floor() const { return longest_win; }
@@ -100,8 +101,9 @@ class GatheredEntries {
         }
         // Halves folded onto each other: lane 0 ends with the fold of all.
         for (int half = kLanes / 2; half > 0; half /= 2)
-            lanes.add({shift_down(lanes.least_loss, half), shift_down(lanes.longest_win, half),
-                       shift_down(lanes.draw, half)});
+            lanes.add(EntryFold<Lanes>{shift_down(lanes.least_loss, half),
+                                       shift_down(lanes.longest_win, half),
+                                       shift_down(lanes.draw, half)});
         return {{lanes.least_loss[0], lanes.longest_win[0], Entry(lanes.draw[0] & 1)}};
     }
 
@@ -140,7 +142,9 @@ class FoldedViews {
         for (size_t r = 0; r < least_loss_.size(); ++r) {
             EntryFold<Entry> rank{least_loss[r], longest_win[r], draw[r]};
             rank.add(view[r]);
-            least_loss[r] = rank.least_loss, longest_win[r] = rank.longest_win, draw[r] = rank.draw;
+            least_loss[r] = rank.least_loss;
+            longest_win[r] = rank.longest_win;
+            draw[r] = rank.draw;
         }
     }
     Successors at(uint64_t r) const { return {{least_loss_[r], longest_win_[r], draw_[r]}}; }

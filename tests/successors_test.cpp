@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <random>
 #include <vector>
 
@@ -25,18 +26,19 @@ std::vector<Entry> random_entries(std::mt19937& random, int count) {
     return entries;
 }
 
-// What the entries say, read plainly (not through EntryFold's rule): a
-// draw is 0, a successor lost an odd distance, one won an even one.
-Successors added_one_by_one(const std::vector<Entry>& entries) {
-    Successors s;
+// What the entries say, read plainly (not through EntryFold's rule, nor
+// from its starting values): a draw is 0, a successor lost an odd
+// distance, one won an even one.
+Successors read_plainly(const std::vector<Entry>& entries) {
+    Entry least_loss = 0xffff, longest_win = 0, draw = 0;
     for (Entry e : entries)
         if (e == kDrawEntry)
-            s.draw = 1;
+            draw = 1;
         else if (e % 2 == 1)
-            s.least_loss = std::min(s.least_loss, e);
+            least_loss = std::min(least_loss, e);
         else
-            s.longest_win = std::max(s.longest_win, e);
-    return s;
+            longest_win = std::max(longest_win, e);
+    return {{least_loss, longest_win, draw}};
 }
 
 void expect_same(const Successors& a, const Successors& b) {
@@ -51,24 +53,43 @@ TEST(Successors, AddingOneAtATimeSaysWhatTheEntriesSay) {
         const std::vector<Entry> entries = random_entries(random, count);
         Successors s;
         for (Entry e : entries) s.add(e);
-        expect_same(s, added_one_by_one(entries));
+        expect_same(s, read_plainly(entries));
     }
 }
 
-TEST(GatheredEntries, FoldEqualsAddingEachEntryWhateverTheCount) {
+// A fold of folds (a group's gathered entries added to a summary) is the
+// fold of their entries, however they are split.
+TEST(Successors, AddingAFoldAddsItsEntries) {
+    std::mt19937 random(3);
+    for (int count = 0; count <= 40; ++count) {
+        const std::vector<Entry> entries = random_entries(random, count);
+        const auto split =
+            static_cast<std::ptrdiff_t>(std::uniform_int_distribution<int>(0, count)(random));
+        Successors first, second;
+        for (auto e = entries.begin(); e != entries.end(); ++e)
+            (e - entries.begin() < split ? first : second).add(*e);
+        first.add(second);
+        expect_same(first, read_plainly(entries));
+    }
+}
+
+TEST(GatheredEntries, FoldSaysWhatTheEntriesSayWhateverTheCount) {
     std::mt19937 random(7);
     for (int count = 0; count <= GatheredEntries::kCapacity; ++count) {
         SCOPED_TRACE(count);
         const std::vector<Entry> entries = random_entries(random, count);
         GatheredEntries gathered;
         for (Entry e : entries) gathered.add(e);
-        expect_same(gathered.fold(), added_one_by_one(entries));
+        expect_same(gathered.fold(), read_plainly(entries));
     }
 }
 
 TEST(GatheredEntries, FoldOfNothingIsNoSuccessor) {
     GatheredEntries gathered;
-    expect_same(gathered.fold(), Successors{});
+    const Successors none = gathered.fold();
+    EXPECT_EQ(none.best_win(), -1);
+    EXPECT_EQ(none.floor(), 0);
+    EXPECT_EQ(none.draw, 0);
 }
 
 // Each kind alone, in every lane: a fold that lost a lane, or read the
@@ -80,7 +101,7 @@ TEST(GatheredEntries, EveryLaneCounts) {
             entries[lane] = e;
             GatheredEntries gathered;
             for (Entry x : entries) gathered.add(x);
-            expect_same(gathered.fold(), added_one_by_one(entries));
+            expect_same(gathered.fold(), read_plainly(entries));
         }
 }
 
@@ -105,7 +126,7 @@ TEST(GatheredEntries, RunsPaddedWithNoLossFoldAsTheirEntries) {
             std::fill(run.begin() + used, run.end(), Successors::kNoLoss);
             gathered.add_run(run.data(), length);
         }
-        expect_same(gathered.fold(), added_one_by_one(real));
+        expect_same(gathered.fold(), read_plainly(real));
     }
 }
 
@@ -120,7 +141,7 @@ TEST(FoldedViews, EachRankFoldsItsEntriesOfEveryView) {
     for (int r = 0; r < kRanks; ++r) {
         std::vector<Entry> column;
         for (const auto& view : views) column.push_back(view[r]);
-        expect_same(folded.at(r), added_one_by_one(column));
+        expect_same(folded.at(r), read_plainly(column));
     }
 }
 
