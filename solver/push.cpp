@@ -6,7 +6,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <stdexcept>
 #include <utility>
@@ -146,66 +145,40 @@ Stones Push::seen_stones(const Pushed& q, const UnitSector& sector) const {
 // Puts positions of `sector` in the order of their opponent's class, seen
 // as above. A predecessor's mover is the opponent with one stone moved
 // back: positions of one opponent class share those sets and their
-// un-moves (see ClassUnmoves). Values do not depend on the order.
-//
-// A radix sort, a digit of the class at a time (least significant first,
-// each pass a stable counting sort), so that each pass's buckets are few:
-// their ends, a line each, stay in the cache while the items stream
-// through. Nine's eight stones have 46 K classes; sorted by the whole
-// class in one pass, each item's store went to a line of its own that had
-// left the L2 cache.
+// un-moves (see ClassUnmoves). A counting sort by class: its keys are few
+// (the sector's opponent classes). Values do not depend on the order.
 void Push::order_by_opponent_class(std::span<const UnitPosition> positions,
                                    const UnitSector& sector) {
     const auto n = static_cast<int64_t>(positions.size());
     const uint32_t key_count = sector.index->opponent_class_count();
-    const int key_bits = std::bit_width(std::max(key_count, 1u) - 1);
-    const int passes = std::max(1, (key_bits + kMostDigitBits - 1) / kMostDigitBits);
-    const int digit_bits = (key_bits + passes - 1) / passes;
-    unsorted_.resize(positions.size());
-    pushed_.resize(positions.size());
-    std::vector<std::vector<uint64_t>> starts;  // by thread, then digit
+    std::vector<Pushed>& found = unsorted_;
+    std::vector<Pushed>& sorted = pushed_;
+    found.resize(positions.size());
+    sorted.resize(positions.size());
+    std::vector<std::vector<uint64_t>> starts;  // by thread, then key
 #pragma omp parallel if (positions.size() >= kParallelWork)
     {
         const int threads = omp_get_num_threads(), thread = omp_get_thread_num();
         const int64_t first = n * thread / threads, last = n * (thread + 1) / threads;
+#pragma omp single
+        starts.assign(threads, std::vector<uint64_t>(key_count));
+        std::vector<uint64_t>& mine = starts[thread];
         for (int64_t k = first; k < last; ++k) {
             const Stones q = sector.index->stones_at(positions[k] - sector.offset);
             const SymmetryClasses::Class theirs = unit_.classes.class_of(q.opponent);
-            unsorted_[k] = {positions[k], unit_.classes.transform(q.mover, theirs.symmetry),
-                            theirs.rank};
+            found[k] = {positions[k], unit_.classes.transform(q.mover, theirs.symmetry),
+                        theirs.rank};
+            ++mine[theirs.rank];
         }
-#pragma omp single
-        starts.assign(threads, std::vector<uint64_t>(size_t{1} << digit_bits));
-        // Passes alternate between the two buffers: an even number of them
-        // leaves the items in unsorted_, swapped into pushed_ below.
-        std::vector<Pushed>* from = &unsorted_;
-        std::vector<Pushed>* to = &pushed_;
-        for (int pass = 0; pass < passes; ++pass, std::swap(from, to))
-            counting_pass(*from, *to, pass * digit_bits, digit_bits, first, last, starts);
-    }
-    if (passes % 2 == 0) std::swap(unsorted_, pushed_);
-}
-
-// One pass of order_by_opponent_class's radix sort, run by each thread of
-// the team on items [first, last) of `from`: stable, by the class's
-// `bits` bits from `shift`, into `to`.
-void Push::counting_pass(const std::vector<Pushed>& from, std::vector<Pushed>& to, int shift,
-                         int bits, int64_t first, int64_t last,
-                         std::vector<std::vector<uint64_t>>& starts) {
-    const uint32_t mask = (uint32_t{1} << bits) - 1;
-    auto digit = [&](const Pushed& q) { return (q.opponent_class >> shift) & mask; };
-    std::vector<uint64_t>& mine = starts[omp_get_thread_num()];
-    std::fill(mine.begin(), mine.end(), 0);
-    for (int64_t k = first; k < last; ++k) ++mine[digit(from[k])];
 #pragma omp barrier
 #pragma omp single
-    {
-        uint64_t start = 0;  // digit-major, then thread: a stable sort
-        for (size_t d = 0; d < mine.size(); ++d)
-            for (auto& counts : starts) start += std::exchange(counts[d], start);
+        {
+            uint64_t start = 0;  // key-major, then thread: a stable sort
+            for (uint32_t key = 0; key < key_count; ++key)
+                for (auto& counts : starts) start += std::exchange(counts[key], start);
+        }
+        for (int64_t k = first; k < last; ++k) sorted[mine[found[k].opponent_class]++] = found[k];
     }
-    for (int64_t k = first; k < last; ++k) to[mine[digit(from[k])]++] = from[k];
-#pragma omp barrier
 }
 
 // Layer positions pushed at a time: they (gathered, with their stones and

@@ -58,12 +58,6 @@ class Push {
     void push_chunk(std::span<const UnitPosition> positions, int d, int into, bool flying);
     Stones seen_stones(const Pushed& q, const UnitSector& sector) const;
     void order_by_opponent_class(std::span<const UnitPosition> positions, const UnitSector& sector);
-    // The most bits of a class one pass of its radix sort takes: 2^12
-    // buckets, whose ends (256 KiB) stay in a core's L2 cache.
-    static constexpr int kMostDigitBits = 12;
-    static void counting_pass(const std::vector<Pushed>& from, std::vector<Pushed>& to, int shift,
-                              int bits, int64_t first, int64_t last,
-                              std::vector<std::vector<uint64_t>>& starts);
     size_t chunk_size(int into) const;
     uint32_t update_of(uint64_t in_sector, int weight) const;
     void list_updates(const Pushed& q, const UnitSector& sector, bool won, ClassUnmoves& unmoves,
