@@ -135,6 +135,61 @@ TEST(Hash, RoundTripsOverNineSmallSectors) {
     expect_round_trip_over_whole_sector(*find_board("b24d"), 3, 3);
 }
 
+// Walking by opponent (the first pass's group walks) visits every index
+// once, class of the opponent's stones after class, each class's positions
+// those that a plain loop over the mover sets among the free points finds,
+// only the smallest of twins, each with its own index. Within a class the
+// order is left free (a walk that holds some positions back, as one that
+// loaded symmetric blocks' bitmaps ahead did, still passes).
+void expect_walk_by_opponent_is_the_plain_walk(const Board& board, int m, int o) {
+    const SectorIndex& sector = sector_index(board, m, o);
+    const SymmetryClasses& classes = symmetry_classes(board);
+    using Visited = std::vector<std::pair<uint64_t, Bitboard>>;  // index, mover
+    std::vector<Visited> walked(sector.opponent_class_count());
+    uint32_t c = 0;
+    sector.for_each_by_opponent(0, sector.opponent_class_count(), [&](uint64_t i, Stones s) {
+        while (c < walked.size() && classes.representatives(o)[c] != s.opponent) ++c;
+        ASSERT_LT(c, walked.size()) << board.name << " " << m << "-" << o;
+        walked[c].emplace_back(i, s.mover);
+    });
+    uint64_t visits = 0;
+    for (c = 0; c < walked.size(); ++c) {
+        const Bitboard opponent = classes.representatives(o)[c];
+        Visited plain;
+        std::vector<int> free;
+        for (int p = 0; p < board.points; ++p)
+            if (!(opponent >> p & 1)) free.push_back(p);
+        if (m <= static_cast<int>(free.size())) {
+            std::vector<bool> chosen(free.size());
+            std::fill(chosen.begin(), chosen.begin() + m, true);
+            do {
+                Bitboard mover = 0;
+                for (size_t k = 0; k < free.size(); ++k)
+                    if (chosen[k]) mover |= 1u << free[k];
+                bool smallest = true;
+                for (int t = 0; t < classes.symmetry_count(); ++t)
+                    if (classes.transform(opponent, t) == opponent)
+                        smallest &= classes.transform(mover, t) >= mover;
+                if (smallest) plain.emplace_back(sector.index(Stones{mover, opponent}), mover);
+            } while (std::prev_permutation(chosen.begin(), chosen.end()));
+        }
+        std::sort(plain.begin(), plain.end());
+        std::sort(walked[c].begin(), walked[c].end());
+        ASSERT_TRUE(walked[c] == plain) << board.name << " " << m << "-" << o << " class " << c;
+        visits += plain.size();
+    }
+    EXPECT_EQ(visits, sector.size()) << board.name << " " << m << "-" << o;
+}
+
+TEST(Hash, WalkByOpponentVisitsWhatAPlainLoopFindsClassByClass) {
+    for (const char* name : {"b16", "b17"})
+        for (int m = 0; m <= 4; ++m)
+            for (int o = 0; o <= 4; ++o)
+                expect_walk_by_opponent_is_the_plain_walk(*find_board(name), m, o);
+    for (auto [m, o] : {std::pair{3, 3}, {4, 3}, {2, 4}, {1, 0}})
+        expect_walk_by_opponent_is_the_plain_walk(*find_board("b24"), m, o);
+}
+
 void expect_twins_share_an_index(std::mt19937_64& rng, const Board& board, int m, int o) {
     const SectorIndex& sector = sector_index(board, m, o);
     const SymmetryClasses& classes = symmetry_classes(board);
