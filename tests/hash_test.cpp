@@ -159,6 +159,9 @@ void expect_walk_by_opponent_is_the_plain_walk(const Board& board, int m, int o)
         std::vector<int> free;
         for (int p = 0; p < board.points; ++p)
             if (!(opponent >> p & 1)) free.push_back(p);
+        std::vector<int> fixing;  // the symmetries that leave the opponent as it is
+        for (int t = 0; t < classes.symmetry_count(); ++t)
+            if (classes.transform(opponent, t) == opponent) fixing.push_back(t);
         if (m <= static_cast<int>(free.size())) {
             std::vector<bool> chosen(free.size());
             std::fill(chosen.begin(), chosen.begin() + m, true);
@@ -167,9 +170,7 @@ void expect_walk_by_opponent_is_the_plain_walk(const Board& board, int m, int o)
                 for (size_t k = 0; k < free.size(); ++k)
                     if (chosen[k]) mover |= 1u << free[k];
                 bool smallest = true;
-                for (int t = 0; t < classes.symmetry_count(); ++t)
-                    if (classes.transform(opponent, t) == opponent)
-                        smallest &= classes.transform(mover, t) >= mover;
+                for (int t : fixing) smallest &= classes.transform(mover, t) >= mover;
                 if (smallest) plain.emplace_back(sector.index(Stones{mover, opponent}), mover);
             } while (std::prev_permutation(chosen.begin(), chosen.end()));
         }
