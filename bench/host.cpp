@@ -3,6 +3,9 @@
 // host (scripts/host.sh runs it). The solve is bound by memory latency: its
 // arrays are gigabytes read and written at random, in huge pages.
 //
+//   caches       the same chase over 512 KiB to 32 MiB: where a guest's
+//                caches end, which it may not say (sysfs shows none on some),
+//                and which push's regions and the first pass's blocks assume
 //   latency      a dependent pointer chase over 64 MiB and 1 GiB (ns a load)
 //   updates      random one-byte increments into 1 GiB, each address
 //                prefetched 16 updates ahead, on one thread (M/s): push's and
@@ -31,6 +34,8 @@ using Clock = std::chrono::steady_clock;
 
 constexpr size_t kMiB = size_t{1} << 20;
 constexpr double kSecondsPerTest = 1.5;
+// The cache sweep's chases are short: their working sets are soon warm.
+constexpr double kSecondsPerCacheTest = 0.25;
 constexpr int kPrefetchDistance = 16;
 
 double seconds_since(Clock::time_point start) {
@@ -57,7 +62,7 @@ std::string first_line(const char* path) {
 
 // Nanoseconds a load when each address depends on the one before: a single
 // random cycle through `bytes` of 8-byte slots, one slot per 64-byte line.
-double chase_latency(size_t bytes, std::mt19937_64& rng) {
+double chase_latency(size_t bytes, std::mt19937_64& rng, double seconds = kSecondsPerTest) {
     constexpr size_t kSlotsPerLine = 8;
     const size_t lines = bytes / 64;
     HugeArray<uint64_t> next(lines * kSlotsPerLine);
@@ -71,7 +76,7 @@ double chase_latency(size_t bytes, std::mt19937_64& rng) {
     do {
         for (int k = 0; k < 1 << 16; ++k) at = next[at];
         loads += 1 << 16;
-    } while (seconds_since(start) < kSecondsPerTest);
+    } while (seconds_since(start) < seconds);
     const double ns = seconds_since(start) * 1e9 / static_cast<double>(loads);
     if (at == ~uint64_t{0}) fmt::print("");  // keeps the chase
     return ns;
@@ -130,6 +135,12 @@ int main() {
     fmt::print("cpu          {}\n", cpu.empty() ? "unknown" : cpu);
     fmt::print("cores        {}\n", std::thread::hardware_concurrency());
     fmt::print("memory       {}\n", field("/proc/meminfo", "MemTotal"));
+    fmt::print("caches      ");
+    for (const size_t kib : {512, 2048, 8192, 32768}) {
+        const double ns = chase_latency(kib * 1024, rng, kSecondsPerCacheTest);
+        fmt::print(" {:.0f} ns over {} MiB{}", ns, kib / 1024.0, kib == 32768 ? "\n" : ",");
+        std::fflush(stdout);
+    }
     fmt::print("latency      {:.0f} ns over 64 MiB, ", chase_latency(64 * kMiB, rng));
     std::fflush(stdout);
     fmt::print("{:.0f} ns over 1 GiB (a dependent load)\n", chase_latency(1024 * kMiB, rng));
