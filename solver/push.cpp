@@ -242,7 +242,10 @@ void Push::list_updates(const Pushed& q, const UnitSector& sector, bool won, Cla
 // Applies every thread's updates of region r of sector `target` after
 // layer d, and empties their lists. Returns how many it applied.
 uint64_t Push::apply_updates(uint32_t r, const UnitSector& target, int d, Layers& decided) {
-    constexpr size_t kAhead = 16;  // updates whose state is loading
+    // Updates whose state is loading: a region's lines come from memory
+    // (docs/performance.md, Push), and 16 ahead left a third of the loop's
+    // samples waiting on the state's load on a host with 170-370 ns to memory.
+    constexpr size_t kAhead = 48;
     const bool lost = d % 2 == 0;
     const uint64_t base = target.offset + (uint64_t{r} << region_bits_);
     State* states = &unit_.states[base];
