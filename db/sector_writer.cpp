@@ -83,14 +83,17 @@ std::vector<unsigned char> compress_block(std::span<const Entry> entries, EntryC
 
 }  // namespace
 
-SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
-                                 uint64_t rule_hash, const SectorKey& key,
-                                 std::span<const Entry> entries, uint32_t block_entries,
-                                 EntryCode code, const ValueCounts* counts) {
+PendingSectorFile PendingSectorFile::compress(const std::filesystem::path& path,
+                                              const std::string& variant, uint64_t rule_hash,
+                                              const SectorKey& key, std::span<const Entry> entries,
+                                              uint32_t block_entries, EntryCode code,
+                                              const ValueCounts* counts) {
     if (variant.size() >= kVariantNameBytes) fail(path, "variant name too long");
     if (block_entries == 0) fail(path, "block_entries must be positive");
     const uint64_t blocks = (entries.size() + block_entries - 1) / block_entries;
-    std::vector<std::vector<unsigned char>> compressed(blocks);
+    PendingSectorFile file;
+    file.path_ = path;
+    file.blocks_.resize(blocks);
     std::vector<std::string> errors(blocks);
     uint64_t wins = 0, draws = 0, losses = 0;
     int longest_win = -1, longest_loss = -1;
@@ -107,7 +110,7 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
             tally.add(block);
             try {
                 if (!compression) compression = compression_context(code);
-                compressed[b] = compress_block(block, code, compression.get());
+                file.blocks_[b] = compress_block(block, code, compression.get());
             } catch (const std::exception& e) {
                 errors[b] = e.what();
             }
@@ -120,7 +123,8 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
         if (!e.empty()) fail(path, e);
     if (counts) wins = counts->wins, draws = counts->draws, losses = counts->losses;
 
-    std::vector<unsigned char> header(kHeaderBytes, 0);
+    std::vector<unsigned char>& header = file.header_;
+    header.assign(kHeaderBytes, 0);
     std::memcpy(header.data() + kAtMagic, kMagic, sizeof kMagic);
     put(header, kAtVersion, kFormatVersion);
     put(header, kAtEncoding, encoding_of(code));
@@ -139,23 +143,41 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
     put(header, kAtLongestLoss, static_cast<int32_t>(longest_loss));
     put(header, kAtChecksum, fnv1a(header.data(), kAtChecksum));
 
-    std::vector<unsigned char> index(blocks * kIndexEntryBytes + sizeof(uint64_t), 0);
+    std::vector<unsigned char>& index = file.index_;
+    index.assign(blocks * kIndexEntryBytes + sizeof(uint64_t), 0);
     uint64_t offset = kHeaderBytes + index.size();
     for (uint64_t b = 0; b < blocks; ++b) {
         put(index, b * kIndexEntryBytes, offset);
-        put(index, b * kIndexEntryBytes + 8, static_cast<uint64_t>(compressed[b].size()));
-        offset += compressed[b].size();
+        put(index, b * kIndexEntryBytes + 8, static_cast<uint64_t>(file.blocks_[b].size()));
+        offset += file.blocks_[b].size();
     }
     put(index, blocks * kIndexEntryBytes, fnv1a(index.data(), blocks * kIndexEntryBytes));
 
-    std::filesystem::path temporary = path;
+    file.info_ = {.variant = variant,
+                  .rule_hash = rule_hash,
+                  .key = key,
+                  .entries = entries.size(),
+                  .block_entries = block_entries,
+                  .blocks = static_cast<uint32_t>(blocks),
+                  .wins = wins,
+                  .draws = draws,
+                  .losses = losses,
+                  .longest_win = longest_win,
+                  .longest_loss = longest_loss,
+                  .code = code,
+                  .file_bytes = offset};
+    return file;
+}
+
+void PendingSectorFile::write() const {
+    std::filesystem::path temporary = path_;
     temporary += ".tmp";
     int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) fail(temporary, std::string("cannot create: ") + std::strerror(errno));
     try {
-        write_all(fd, header.data(), header.size(), temporary);
-        write_all(fd, index.data(), index.size(), temporary);
-        for (const auto& block : compressed) write_all(fd, block.data(), block.size(), temporary);
+        write_all(fd, header_.data(), header_.size(), temporary);
+        write_all(fd, index_.data(), index_.size(), temporary);
+        for (const auto& block : blocks_) write_all(fd, block.data(), block.size(), temporary);
         if (::fsync(fd) != 0) fail(temporary, std::string("fsync failed: ") + std::strerror(errno));
     } catch (...) {
         ::close(fd);
@@ -164,25 +186,22 @@ SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::s
     }
     ::close(fd);
     std::error_code error;
-    std::filesystem::rename(temporary, path, error);
+    std::filesystem::rename(temporary, path_, error);
     if (error) {
         const std::string why = error.message();
         std::filesystem::remove(temporary, error);
-        fail(path, "cannot rename " + temporary.string() + " to it: " + why);
+        fail(path_, "cannot rename " + temporary.string() + " to it: " + why);
     }
-    return {.variant = variant,
-            .rule_hash = rule_hash,
-            .key = key,
-            .entries = entries.size(),
-            .block_entries = block_entries,
-            .blocks = static_cast<uint32_t>(blocks),
-            .wins = wins,
-            .draws = draws,
-            .losses = losses,
-            .longest_win = longest_win,
-            .longest_loss = longest_loss,
-            .code = code,
-            .file_bytes = offset};
+}
+
+SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
+                                 uint64_t rule_hash, const SectorKey& key,
+                                 std::span<const Entry> entries, uint32_t block_entries,
+                                 EntryCode code, const ValueCounts* counts) {
+    const PendingSectorFile file = PendingSectorFile::compress(
+        path, variant, rule_hash, key, entries, block_entries, code, counts);
+    file.write();
+    return file.info();
 }
 
 size_t compressed_block_bytes(std::span<const Entry> entries, EntryCode code) {

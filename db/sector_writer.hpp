@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "db/sector_file.hpp"
 
@@ -17,10 +18,38 @@ struct ValueCounts {
     uint64_t wins = 0, draws = 0, losses = 0;
 };
 
-// Writes under a temporary name, then renames, so a killed writer leaves no
-// half file; returns what the file says about itself. The header counts the
-// entries' values, or `counts` when given (a WDL file whose entries are not
-// all the positions' values). Throws DatabaseError.
+// A sector's file compressed in memory, not yet on the disk: compressing
+// takes the cores and writing takes the disk, so the solver writes one
+// unit's files while it solves the next (solver/background_writes.hpp).
+class PendingSectorFile {
+  public:
+    // Compresses `entries` (on OpenMP's threads) into the file to be
+    // written at `path`. The header counts the entries' values, or `counts`
+    // when given (a WDL file whose entries are not all the positions'
+    // values). Throws DatabaseError.
+    static PendingSectorFile compress(const std::filesystem::path& path, const std::string& variant,
+                                      uint64_t rule_hash, const SectorKey& key,
+                                      std::span<const Entry> entries,
+                                      uint32_t block_entries = kDefaultBlockEntries,
+                                      EntryCode code = EntryCode::parity,
+                                      const ValueCounts* counts = nullptr);
+
+    const std::filesystem::path& path() const { return path_; }
+    // What the file says about itself; file_bytes is what it holds in memory.
+    const SectorFileInfo& info() const { return info_; }
+    // Writes it under a temporary name, synced, then renames it: a killed
+    // writer leaves no half file. Throws DatabaseError.
+    void write() const;
+
+  private:
+    std::filesystem::path path_;
+    SectorFileInfo info_;
+    std::vector<unsigned char> header_, index_;
+    std::vector<std::vector<unsigned char>> blocks_;
+};
+
+// Compresses and writes at once (PendingSectorFile); returns what the file
+// says about itself. Throws DatabaseError.
 SectorFileInfo write_sector_file(const std::filesystem::path& path, const std::string& variant,
                                  uint64_t rule_hash, const SectorKey& key,
                                  std::span<const Entry> entries,

@@ -10,6 +10,7 @@
 //   layers.hpp          the layer loop and its cost model
 //   push.hpp, pull.hpp  the two ways a layer reaches its predecessors
 //   verify.hpp          every stored value re-derived from its successors
+//   background_writes.hpp  a unit's files written while the next is solved
 #include "solver/solve.hpp"
 
 #include <fmt/core.h>
@@ -24,6 +25,7 @@
 #include <stdexcept>
 
 #include "db/sector_writer.hpp"
+#include "solver/background_writes.hpp"
 #include "solver/first_pass.hpp"
 #include "solver/layers.hpp"
 #include "solver/progress.hpp"
@@ -152,7 +154,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         reports.push_back(r);
         if (options.on_sector) options.on_sector(r);
     };
-    PagePool pool;  // outlives the arrays it hands out
+    PagePool pool;            // outlives the arrays it hands out
+    BackgroundWrites writes;  // a unit's files, written while the next is solved
     PropagationCost cost(options.push_scale, options.pull_scale);  // learns unit by unit
     SolvedSectors solved(v, options.directory, pool, Distances::of(v.rules).children);
     auto unit_wanted = [&](const std::vector<SectorKey>& unit) {
@@ -204,15 +207,20 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
                 return std::find(wanted.begin(), wanted.end(), k) == wanted.end();
             });
         if (unit.empty()) continue;
-        if (const uint64_t need = unit_memory(v, graph, unit, options); need > limit)
+        const uint64_t need = unit_memory(v, graph, unit, options);
+        if (need > limit)
             throw std::runtime_error(fmt::format(
                 "sectors {} need about {:.0f} MiB, more than the memory limit of {:.0f} MiB",
                 to_string(unit), need / double(1 << 20), limit / double(1 << 20)));
+        if (need + writes.bytes_held() > limit) writes.finish();
         const auto started = std::chrono::steady_clock::now();
         const std::vector<SectorKey> children = unit_children(graph, unit);
         solved.keep_only(children);
         if (options.before_unit) options.before_unit();
-        for (const SectorKey& c : children) solved.load(c);
+        for (const SectorKey& c : children) {
+            if (!solved.holds(c)) writes.finish_if_writing(c);
+            solved.load(c);
+        }
 
         Unit solving(v, unit, pool);
         LayerLoop layers(solving, options, cost);
@@ -228,11 +236,12 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         const double written_from = seconds_since(started);
         {
             const auto entries = entries_of(solving);
+            std::vector<PendingSectorFile> files;
             for (size_t s = 0; s < unit.size(); ++s) {
-                const auto path = options.directory / sector_file_name(v.name, unit[s]);
-                const SectorFileInfo written =
-                    write_sector_file(path, v.name, rule_hash(v), unit[s], entries[s],
-                                      kDefaultBlockEntries, entry_code(v));
+                files.push_back(PendingSectorFile::compress(
+                    options.directory / sector_file_name(v.name, unit[s]), v.name, rule_hash(v),
+                    unit[s], entries[s], kDefaultBlockEntries, entry_code(v)));
+                const SectorFileInfo& written = files.back().info();
                 SectorReport r{.key = unit[s],
                                .positions = entries[s].size(),
                                .wins = written.wins,
@@ -247,6 +256,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
                 }
                 report(r);
             }
+            writes.start(std::move(files));
         }  // the spans of finish() end here: the entries may be kept below
         // The next unit often needs the sector just solved (the units come
         // in depth-first order): nine's run would otherwise read back 19 of
@@ -273,6 +283,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
             run_status_shown = true;
         }
     }
+    writes.finish();
     if (options.progress && !run_status_shown)
         fmt::print(stderr, "{}\n", run.status(std::chrono::steady_clock::now()));
     return reports;

@@ -83,7 +83,9 @@ struct SolveOptions {
     // same files whatever they are: tests skew them to drive the choice both
     // ways.
     double push_scale = 1, pull_scale = 1;
-    // Called as each sector is written or found already written.
+    // Called as each sector is solved (its file is on the disk once the
+    // next unit's files are started, or when solve returns) or found
+    // already written.
     std::function<void(const SectorReport&)> on_sector;
     // Called before each unit is solved, the last one's memory freed: where
     // a caller that has its allocator keep freed memory (as the morris tool

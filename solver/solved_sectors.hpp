@@ -40,8 +40,10 @@ class SolvedSectors {
                   ChildView view = ChildView::stored)
         : variant_(v), directory_(std::move(directory)), pool_(&pool), view_(view) {}
 
+    // Whether `key` is held, so that load reads no file.
+    bool holds(const SectorKey& key) const { return find(key) != nullptr; }
     void load(const SectorKey& key) {
-        if (find(key)) return;
+        if (holds(key)) return;
         auto file = SectorFile::open(directory_ / sector_file_name(variant_.name, key),
                                      variant_.name, rule_hash(variant_), key);
         const SectorIndex& index =

@@ -308,6 +308,29 @@ TEST(SectorFile, OverwriteReplacesTheFile) {
     EXPECT_EQ(directory_listing(dir.path()), std::vector<std::string>{"x.mdb"});
 }
 
+// A file compressed first and written later (the solver writes one unit's
+// files while it solves the next) is the file written at once, and nothing
+// is on the disk before write().
+TEST(SectorFile, PendingFileIsWrittenOnlyByWriteAndAsWrittenAtOnce) {
+    TempDir dir("pending");
+    std::mt19937_64 rng(5);
+    const auto entries = random_entries(rng, 1000);
+    const SectorFileInfo at_once =
+        write_sector_file(dir.path() / "a.mdb", kVariant, kRuleHash, kKey, entries, 64);
+    const PendingSectorFile pending =
+        PendingSectorFile::compress(dir.path() / "b.mdb", kVariant, kRuleHash, kKey, entries, 64);
+    EXPECT_EQ(directory_listing(dir.path()), std::vector<std::string>{"a.mdb"});
+    EXPECT_EQ(pending.info().file_bytes, at_once.file_bytes);
+    EXPECT_EQ(pending.info().wins + pending.info().draws + pending.info().losses, entries.size());
+    pending.write();
+    EXPECT_EQ(directory_listing(dir.path()), (std::vector<std::string>{"a.mdb", "b.mdb"}));
+    std::ifstream a(dir.path() / "a.mdb", std::ios::binary),
+        b(dir.path() / "b.mdb", std::ios::binary);
+    EXPECT_TRUE(std::equal(std::istreambuf_iterator<char>(a), std::istreambuf_iterator<char>(),
+                           std::istreambuf_iterator<char>(b), std::istreambuf_iterator<char>()));
+    EXPECT_EQ(fs::file_size(dir.path() / "b.mdb"), pending.info().file_bytes);
+}
+
 // Every write failure is a DatabaseError naming the file, and leaves no
 // temporary file behind.
 TEST(SectorFile, WriteFailures) {

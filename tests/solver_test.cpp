@@ -1354,6 +1354,39 @@ TEST(SolverSlow, TwelveNineDiagonalAndLaskerSmallSectorsAreConsistent) {
 // ---------------------------------------------------------------------------
 // e) A second run solves only what is missing, and solves it the same.
 
+// A unit's files are written while the next unit is solved: a file that
+// cannot be written still fails the solve, with the file named, and leaves
+// neither it nor its temporary file. Here every sector's temporary name is
+// taken by a directory with a file in it once the solve has begun (it
+// clears stale temporary files first), so the first unit's write fails.
+TEST(Solver, FailedBackgroundWriteFailsTheSolve) {
+    const Variant v = find_variant("five");
+    TempDir dir("write-fails");
+    SolveOptions options = quiet_options(dir.path());
+    options.threads = 2;
+    const SectorGraph graph = sector_graph(v);
+    bool blocked = false;
+    options.before_unit = [&] {
+        if (std::exchange(blocked, true)) return;
+        for (const SectorKey& k : graph.sectors) {
+            fs::path taken = dir.path() / sector_file_name(v.name, k);
+            taken += ".tmp";
+            fs::create_directories(taken / "x");
+        }
+    };
+    int reported = 0;
+    options.on_sector = [&](const SectorReport&) { ++reported; };
+    try {
+        solve(v, options);
+        ADD_FAILURE() << "the solve did not fail";
+    } catch (const DatabaseError& e) {
+        EXPECT_NE(std::string(e.what()).find(".mdb.tmp"), std::string::npos) << e.what();
+    }
+    EXPECT_GT(reported, 0);
+    for (const auto& entry : fs::directory_iterator(dir.path()))
+        EXPECT_TRUE(fs::is_directory(entry.path())) << entry.path() << " was written";
+}
+
 TEST(Solver, ResumeRecreatesOnlyTheDeletedSectorFileIdentically) {
     const Variant v = find_variant("five");
     TempDir dir("five-resume");
