@@ -8,10 +8,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "db/database.hpp"
@@ -179,6 +182,36 @@ void keep_freed_memory() {
     mallopt(M_TRIM_THRESHOLD, -1);  // never
 }
 
+// glibc backs its heap with transparent huge pages only when its tunables
+// say so, and reads them once, at start. A solve's buffers (layer lists,
+// push's update lists) grow by the hundred MiB in every unit, and on host A5
+// a page faulted in 4 KiB at a time cost 2.9 s a GiB (11 us a fault), in
+// huge pages 0.07-1.6 s: nine's 7-7 took 360-375 K faults and 49-56 s, with
+// a huge-page heap 85-107 K and 43-51 s (docs/performance.md, "Memory"). So
+// `morris solve` runs itself again, once, with glibc.malloc.hugetlb=1 added
+// to GLIBC_TUNABLES; where it cannot, it goes on as it is.
+constexpr const char* kHugePageHeap = "glibc.malloc.hugetlb=1";
+
+bool heap_has_huge_pages() {
+    const char* tunables = std::getenv("GLIBC_TUNABLES");
+    return tunables && std::strstr(tunables, kHugePageHeap);
+}
+
+void run_again_with_huge_page_heap(char** argv) {
+    const char* set = std::getenv("GLIBC_TUNABLES");
+    const std::string before = set ? set : "";
+    if (before.find("glibc.malloc.hugetlb") != std::string::npos) return;  // chosen already
+    const std::string value =
+        before.empty() ? kHugePageHeap : fmt::format("{}:{}", before, kHugePageHeap);
+    if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
+    execv("/proc/self/exe", argv);
+    // Not run again (no /proc?): the environment as it was.
+    if (set)
+        setenv("GLIBC_TUNABLES", before.c_str(), 1);
+    else
+        unsetenv("GLIBC_TUNABLES");
+}
+
 // Returns the free heap to the system between units. Kept, one unit's
 // buffers lay under the next unit's arrays: twelve's 7-9 with 9-7 peaked at
 // 10.74 GiB after 7-8 with 8-7 in the same run (11.63 GiB in the whole
@@ -192,6 +225,9 @@ int run_solve(const VariantOptions& options, SolveOptions solve_options, const s
     solve_options.targets = parse_sector_list(sectors);
     if (!memory_limit.empty()) solve_options.memory_limit = parse_bytes(memory_limit);
     solve_options.before_unit = hand_back_freed_memory;
+    if (stats)
+        fmt::print("heap {}\n",
+                   heap_has_huge_pages() ? "huge pages (glibc.malloc.hugetlb=1)" : "4 KiB pages");
     size_t skipped = 0;
     solve_options.on_sector = [&](const SectorReport& r) {
         if (r.skipped) {
@@ -381,6 +417,7 @@ void raise_open_file_limit() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string_view(argv[1]) == "solve") run_again_with_huge_page_heap(argv);
     raise_open_file_limit();
     CLI::App app{"morris: perfect play for the Morris family of board games"};
     app.require_subcommand(1);
