@@ -14,7 +14,12 @@
 //   sequential   reading 1 GiB in order (GB/s)
 //   huge pages   whether the 1 GiB array, allocated as the solver allocates
 //                its arrays (indexing/huge_array.hpp), got transparent huge pages
+//   page faults  what memory touched for the first time costs, in 4 KiB pages
+//                and in huge pages (s a GiB): a solve's buffers come and go by
+//                the hundred MiB, and a guest with shadow page tables takes
+//                microseconds a fault (hence `morris solve`'s huge-page heap)
 #include <fmt/core.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -123,6 +128,20 @@ double sequential_gbs(const HugeArray<uint8_t>& array) {
     return static_cast<double>(bytes) / seconds_since(start) / 1e9;
 }
 
+// Seconds a GiB of fresh memory costs to touch once a page, in 4 KiB pages
+// or transparent huge pages; 0 if it cannot be mapped.
+double fault_seconds_per_gib(bool huge) {
+    constexpr size_t kBytes = 256 * kMiB, kPage = 4096;
+    void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return 0;
+    madvise(p, kBytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+    const auto start = Clock::now();
+    for (size_t at = 0; at < kBytes; at += kPage) static_cast<volatile char*>(p)[at] = 1;
+    const double seconds = seconds_since(start);
+    munmap(p, kBytes);
+    return seconds * (1024.0 * kMiB) / kBytes;
+}
+
 // Kibibytes of the process's anonymous memory in transparent huge pages.
 long huge_kib() {
     const std::string value = field("/proc/self/smaps_rollup", "AnonHugePages");
@@ -158,4 +177,9 @@ int main() {
     fmt::print("huge pages   {} of the 1 GiB array (transparent huge pages: {})\n",
                huge >= 1024 * 1024 ? std::string("all") : fmt::format("{} MiB", huge / 1024),
                first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
+    const double small = fault_seconds_per_gib(false), huge_pages = fault_seconds_per_gib(true);
+    constexpr double kSmallPagesPerGib = 1024.0 * kMiB / 4096;
+    fmt::print(
+        "page faults  {:.2f} s a GiB in 4 KiB pages ({:.1f} us each), {:.2f} s in huge pages\n",
+        small, small / kSmallPagesPerGib * 1e6, huge_pages);
 }

@@ -2,8 +2,8 @@
 # Names the host a speed figure was measured on, in about ten seconds: CPU,
 # cores, where its caches end (a chase over 512 KiB to 32 MiB), memory
 # latency over 64 MiB and 1 GiB, random updates with prefetch,
-# sequential bandwidth, and whether the solver's arrays get huge pages
-# (bench/host.cpp). Quote its output with every figure: the solve is bound
+# sequential bandwidth, whether the solver's arrays get huge pages, and
+# what a page faulted in costs (bench/host.cpp). Quote its output with every figure: the solve is bound
 # by memory latency, which differs 2-3 times between hosts.
 #
 #   scripts/host.sh [BUILD_DIR]

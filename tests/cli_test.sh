@@ -155,21 +155,22 @@ grep -q '^stats 3-3-1-1 20224 positions ' "$work/stats-log" &&
     grep -q '^stats 3-3-1-1 10112 positions ' "$work/stats-one-walk" &&
     grep -q '^stats 3-3-1-0 10112 positions ' "$work/stats-one-walk" ||
     fail "--no-sibling-walk: 3-3-1-1 and 3-3-1-0 are not one unit with the walk, two without"
-# A solve runs itself again with a huge-page heap (glibc.malloc.hugetlb=1
-# added to GLIBC_TUNABLES, a user's other tunables kept), unless the user
-# chose the heap's pages: --stats names them.
-grep -qx 'heap huge pages (glibc.malloc.hugetlb=1)' "$work/stats-log" ||
+# A solve runs itself again with a huge-page heap in one arena (added to
+# GLIBC_TUNABLES, a user's other tunables kept), unless the user chose the
+# heap's pages: --stats names them.
+huge='glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1'
+grep -qx "heap huge pages (GLIBC_TUNABLES=$huge)" "$work/stats-log" ||
     fail "solve --stats: the heap is not on huge pages: $(grep '^heap' "$work/stats-log")"
 GLIBC_TUNABLES=glibc.malloc.tcache_count=0 "$morris" solve --variant five --db "$work/five-heap" \
     --sectors 3-3-0-0 --stats --no-progress >"$work/heap-kept" ||
     fail "solve with GLIBC_TUNABLES set failed"
-grep -qx 'heap huge pages (glibc.malloc.hugetlb=1)' "$work/heap-kept" ||
-    fail "solve with other tunables set: the heap is not on huge pages"
+grep -qx "heap huge pages (GLIBC_TUNABLES=glibc.malloc.tcache_count=0:$huge)" "$work/heap-kept" ||
+    fail "solve with other tunables set: $(grep '^heap' "$work/heap-kept")"
 GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$morris" solve --variant five --db "$work/five-heap" \
     --sectors 3-3-0-0 --stats --no-progress >"$work/heap-chosen" ||
     fail "solve with glibc.malloc.hugetlb=0 failed"
-grep -qx 'heap 4 KiB pages' "$work/heap-chosen" ||
-    fail "solve with glibc.malloc.hugetlb=0: the user's choice was not kept"
+grep -qx 'heap 4 KiB pages (GLIBC_TUNABLES=glibc.malloc.hugetlb=0)' "$work/heap-chosen" ||
+    fail "solve with glibc.malloc.hugetlb=0: $(grep '^heap' "$work/heap-chosen")"
 # diff: the values of a database against another's. The sibling walk's run
 # (3-3-1-1, 3-3-1-0 and what they need) holds what the whole run's does; the
 # whole run has sectors it lacks (exit 1, counted); a WDL copy holds other

@@ -186,15 +186,18 @@ void keep_freed_memory() {
 // say so, and reads them once, at start. A solve's buffers (layer lists,
 // push's update lists) grow by the hundred MiB in every unit, and on host A5
 // a page faulted in 4 KiB at a time cost 2.9 s a GiB (11 us a fault), in
-// huge pages 0.07-1.6 s: nine's 7-7 took 360-375 K faults and 49-56 s, with
-// a huge-page heap 85-107 K and 43-51 s (docs/performance.md, "Memory"). So
-// `morris solve` runs itself again, once, with glibc.malloc.hugetlb=1 added
-// to GLIBC_TUNABLES; where it cannot, it goes on as it is.
-constexpr const char* kHugePageHeap = "glibc.malloc.hugetlb=1";
+// huge pages 0.07-1.6 s. glibc advises huge pages only for its main arena:
+// the heaps it maps for other threads' arenas stay in 4 KiB pages, so the
+// solve keeps one arena. Nine's 7-7 took 360-375 K faults with glibc's
+// defaults, 81-107 K with the huge pages alone, 2.5 K with one arena too
+// (docs/performance.md, "Memory"). So `morris solve` runs itself again,
+// once, with both added to GLIBC_TUNABLES, unless the user chose the heap's
+// pages there; where it cannot, it goes on as it is.
+constexpr const char* kHugePageHeap = "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1";
 
 bool heap_has_huge_pages() {
     const char* tunables = std::getenv("GLIBC_TUNABLES");
-    return tunables && std::strstr(tunables, kHugePageHeap);
+    return tunables && std::strstr(tunables, "glibc.malloc.hugetlb=1");
 }
 
 void run_again_with_huge_page_heap(char** argv) {
@@ -226,8 +229,9 @@ int run_solve(const VariantOptions& options, SolveOptions solve_options, const s
     if (!memory_limit.empty()) solve_options.memory_limit = parse_bytes(memory_limit);
     solve_options.before_unit = hand_back_freed_memory;
     if (stats)
-        fmt::print("heap {}\n",
-                   heap_has_huge_pages() ? "huge pages (glibc.malloc.hugetlb=1)" : "4 KiB pages");
+        fmt::print("heap {} (GLIBC_TUNABLES={})\n",
+                   heap_has_huge_pages() ? "huge pages" : "4 KiB pages",
+                   std::getenv("GLIBC_TUNABLES") ? std::getenv("GLIBC_TUNABLES") : "");
     size_t skipped = 0;
     solve_options.on_sector = [&](const SectorReport& r) {
         if (r.skipped) {
