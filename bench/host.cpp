@@ -40,6 +40,7 @@ using morris::HugeArray;
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kMiB = size_t{1} << 20;
+constexpr size_t kSmallPage = 4096;  // bytes: the page the heap gets unless told otherwise
 constexpr double kSecondsPerTest = 1.5;
 // The cache sweep's chases are short: their working sets are soon warm.
 constexpr double kSecondsPerCacheTest = 0.25;
@@ -131,12 +132,12 @@ double sequential_gbs(const HugeArray<uint8_t>& array) {
 // Seconds a GiB of fresh memory costs to touch once a page, in 4 KiB pages
 // or transparent huge pages; 0 if it cannot be mapped.
 double fault_seconds_per_gib(bool huge) {
-    constexpr size_t kBytes = 256 * kMiB, kPage = 4096;
+    constexpr size_t kBytes = 256 * kMiB;
     void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return 0;
     madvise(p, kBytes, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
     const auto start = Clock::now();
-    for (size_t at = 0; at < kBytes; at += kPage) static_cast<volatile char*>(p)[at] = 1;
+    for (size_t at = 0; at < kBytes; at += kSmallPage) static_cast<volatile char*>(p)[at] = 1;
     const double seconds = seconds_since(start);
     munmap(p, kBytes);
     return seconds * (1024.0 * kMiB) / kBytes;
@@ -178,7 +179,7 @@ int main() {
                huge >= 1024 * 1024 ? std::string("all") : fmt::format("{} MiB", huge / 1024),
                first_line("/sys/kernel/mm/transparent_hugepage/enabled"));
     const double small = fault_seconds_per_gib(false), huge_pages = fault_seconds_per_gib(true);
-    constexpr double kSmallPagesPerGib = 1024.0 * kMiB / 4096;
+    constexpr double kSmallPagesPerGib = 1024.0 * kMiB / kSmallPage;
     fmt::print(
         "page faults  {:.2f} s a GiB in 4 KiB pages ({:.1f} us each), {:.2f} s in huge pages\n",
         small, small / kSmallPagesPerGib * 1e6, huge_pages);

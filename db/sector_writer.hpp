@@ -34,7 +34,6 @@ class PendingSectorFile {
                                       EntryCode code = EntryCode::parity,
                                       const ValueCounts* counts = nullptr);
 
-    const std::filesystem::path& path() const { return path_; }
     // What the file says about itself; file_bytes is what it holds in memory.
     const SectorFileInfo& info() const { return info_; }
     // Writes it under a temporary name, synced, then renames it: a killed

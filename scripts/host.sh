@@ -3,8 +3,9 @@
 # cores, where its caches end (a chase over 512 KiB to 32 MiB), memory
 # latency over 64 MiB and 1 GiB, random updates with prefetch,
 # sequential bandwidth, whether the solver's arrays get huge pages, and
-# what a page faulted in costs (bench/host.cpp). Quote its output with every figure: the solve is bound
-# by memory latency, which differs 2-3 times between hosts.
+# what a page faulted in costs (bench/host.cpp). Quote its output with
+# every figure: the solve is bound by memory latency, which differs 2-3
+# times between hosts.
 #
 #   scripts/host.sh [BUILD_DIR]
 set -euo pipefail

@@ -1,6 +1,5 @@
 // The morris command-line tool.
 #include <fmt/core.h>
-#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -8,8 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -32,6 +29,7 @@
 #include "tools/play.hpp"
 #include "tools/query.hpp"
 #include "tools/serve.hpp"
+#include "tools/solve_memory.hpp"
 
 namespace {
 
@@ -167,60 +165,6 @@ void print_unit_stats(const SectorReport& r) {
         per(s.candidates.far_writes), s.write.seconds, s.push_scale, s.pull_scale);
 }
 
-// Keeps the memory a solve frees for its next allocations. glibc maps a
-// large block afresh for each allocation and unmaps it when freed, and
-// trims the heap's free top; the solver's layers (whose vectors grow by
-// copying into new blocks) and buffers come and go by the hundreds of MiB,
-// and every page mapped again costs a page fault and a clearing, dear on a
-// virtual machine: re-solving nine's 5-7 on one thread took 1.06 M faults
-// and 7.3 s in the kernel with glibc's defaults, 387 K and 3.9 s without
-// (docs/performance.md, "Memory"). The unit's states keep theirs through
-// their page pool (indexing/huge_array.hpp). What a unit kept is handed
-// back before the next (hand_back_freed_memory).
-void keep_freed_memory() {
-    mallopt(M_MMAP_MAX, 0);
-    mallopt(M_TRIM_THRESHOLD, -1);  // never
-}
-
-// glibc backs its heap with transparent huge pages only when its tunables
-// say so, and reads them once, at start. A solve's buffers (layer lists,
-// push's update lists) grow by the hundred MiB in every unit, and on host A5
-// a page faulted in 4 KiB at a time cost 2.9 s a GiB (11 us a fault), in
-// huge pages 0.07-1.6 s. glibc advises huge pages only for its main arena:
-// the heaps it maps for other threads' arenas stay in 4 KiB pages, so the
-// solve keeps one arena. Nine's 7-7 took 360-375 K faults with glibc's
-// defaults, 81-107 K with the huge pages alone, 2.5 K with one arena too
-// (docs/performance.md, "Memory"). So `morris solve` runs itself again,
-// once, with both added to GLIBC_TUNABLES, unless the user chose the heap's
-// pages there; where it cannot, it goes on as it is.
-constexpr const char* kHugePageHeap = "glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1";
-
-bool heap_has_huge_pages() {
-    const char* tunables = std::getenv("GLIBC_TUNABLES");
-    return tunables && std::strstr(tunables, "glibc.malloc.hugetlb=1");
-}
-
-void run_again_with_huge_page_heap(char** argv) {
-    const char* set = std::getenv("GLIBC_TUNABLES");
-    const std::string before = set ? set : "";
-    if (before.find("glibc.malloc.hugetlb") != std::string::npos) return;  // chosen already
-    const std::string value =
-        before.empty() ? kHugePageHeap : fmt::format("{}:{}", before, kHugePageHeap);
-    if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
-    execv("/proc/self/exe", argv);
-    // Not run again (no /proc?): the environment as it was.
-    if (set)
-        setenv("GLIBC_TUNABLES", before.c_str(), 1);
-    else
-        unsetenv("GLIBC_TUNABLES");
-}
-
-// Returns the free heap to the system between units. Kept, one unit's
-// buffers lay under the next unit's arrays: twelve's 7-9 with 9-7 peaked at
-// 10.74 GiB after 7-8 with 8-7 in the same run (11.63 GiB in the whole
-// solve), and at 9.98 GiB after it with the heap handed back.
-void hand_back_freed_memory() { malloc_trim(0); }
-
 int run_solve(const VariantOptions& options, SolveOptions solve_options, const std::string& sectors,
               const std::string& memory_limit, bool stats) {
     keep_freed_memory();
@@ -228,10 +172,7 @@ int run_solve(const VariantOptions& options, SolveOptions solve_options, const s
     solve_options.targets = parse_sector_list(sectors);
     if (!memory_limit.empty()) solve_options.memory_limit = parse_bytes(memory_limit);
     solve_options.before_unit = hand_back_freed_memory;
-    if (stats)
-        fmt::print("heap {} (GLIBC_TUNABLES={})\n",
-                   heap_has_huge_pages() ? "huge pages" : "4 KiB pages",
-                   std::getenv("GLIBC_TUNABLES") ? std::getenv("GLIBC_TUNABLES") : "");
+    if (stats) fmt::print("heap {}\n", heap_description());
     size_t skipped = 0;
     solve_options.on_sector = [&](const SectorReport& r) {
         if (r.skipped) {

@@ -1,0 +1,21 @@
+// How `morris solve` sets up glibc's allocator for a solve: freed memory
+// kept within a unit and handed back between units, and the heap on huge
+// pages in one arena (solve_memory.cpp says why, with figures).
+#pragma once
+
+#include <string>
+
+namespace morris {
+
+// Runs this program again, once, with the huge-page heap's tunables added to
+// GLIBC_TUNABLES, unless the user chose the heap's pages there. Returns only
+// when it cannot (or need not) run again.
+void run_again_with_huge_page_heap(char** argv);
+// The heap's pages and the tunables that chose them, for `--stats`.
+std::string heap_description();
+// Keeps the memory a solve frees for its next allocations.
+void keep_freed_memory();
+// Returns the free heap to the system (between units).
+void hand_back_freed_memory();
+
+}  // namespace morris
