@@ -175,6 +175,13 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
     auto is_needed = [&](const SectorKey& k) {
         return std::find(needed.begin(), needed.end(), k) != needed.end();
     };
+    // The most memory the run asks for, its largest unit's: below it, the
+    // memory one unit freed may be kept for the next (before_unit).
+    uint64_t run_need = 0;
+    for (const auto& unit : units)
+        if (unit_wanted(unit) && !unit_written(unit))
+            run_need = std::max(run_need, unit_memory(v, graph, unit, options));
+    run_need = std::min(run_need, limit);
     RunProgress run(v.name);
     for (const auto& unit : units) {
         if (only_places(v, unit)) {  // siblings, each written or not on its own
@@ -216,7 +223,10 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         const auto started = std::chrono::steady_clock::now();
         const std::vector<SectorKey> children = unit_children(graph, unit);
         solved.keep_only(children);
-        if (options.before_unit) options.before_unit();
+        if (options.before_unit) {
+            const uint64_t held = need + writes.bytes_held();
+            options.before_unit(run_need > held ? run_need - held : 0);
+        }
         for (const SectorKey& c : children) {
             if (!solved.holds(c)) writes.finish_if_writing(c);
             solved.load(c);

@@ -87,11 +87,14 @@ struct SolveOptions {
     // next unit's files are started, or when solve returns) or found
     // already written.
     std::function<void(const SectorReport&)> on_sector;
-    // Called before each unit is solved, the last one's memory freed: where
-    // a caller that has its allocator keep freed memory (as the morris tool
-    // does, for the page faults it saves) hands it back, so that one unit's
-    // leftovers do not add to the next one's peak.
-    std::function<void()> before_unit;
+    // Called before each unit is solved, the last one's memory freed, with
+    // the bytes of freed memory the unit may find kept without the run
+    // needing more than its largest unit (the estimate the memory limit was
+    // checked against): where a caller that has its allocator keep freed
+    // memory (as the morris tool does, for the page faults it saves) hands
+    // it back if it keeps more, so that one unit's leftovers do not raise
+    // the run's peak above that.
+    std::function<void(uint64_t may_keep)> before_unit;
 };
 
 // Bytes a unit needs while it is solved, an estimate above the peaks

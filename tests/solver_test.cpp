@@ -967,7 +967,7 @@ TEST(Solver, BeforeUnitRunsOnceAheadOfEachUnitSolved) {
     TempDir dir("before-unit");
     SolveOptions options = quiet_options(dir.path());
     std::vector<std::vector<SectorKey>> reported;  // by call of before_unit
-    options.before_unit = [&] { reported.emplace_back(); };
+    options.before_unit = [&](uint64_t) { reported.emplace_back(); };
     options.on_sector = [&](const SectorReport& r) {
         ASSERT_FALSE(reported.empty()) << to_string(r.key) << " came before any call";
         if (!r.skipped) reported.back().push_back(r.key);
@@ -977,9 +977,35 @@ TEST(Solver, BeforeUnitRunsOnceAheadOfEachUnitSolved) {
     EXPECT_EQ(reported, sibling_units(v, sector_graph(v)));
 
     reported.clear();
-    options.before_unit = [&] { ADD_FAILURE() << "called with every unit written"; };
+    options.before_unit = [&](uint64_t) { ADD_FAILURE() << "called with every unit written"; };
     options.on_sector = [](const SectorReport& r) { EXPECT_TRUE(r.skipped) << to_string(r.key); };
     solve(v, options);
+}
+
+// The freed memory a unit may find kept never takes it above the run's
+// largest unit (the estimate the memory limit was checked against), which
+// itself may keep none; smaller units may keep some.
+TEST(Solver, BeforeUnitKeepsNoUnitAboveTheLargestUnitsNeed) {
+    const Variant v = find_variant("five");
+    TempDir dir("may-keep");
+    SolveOptions options = quiet_options(dir.path());
+    const SectorGraph graph = sector_graph(v);
+    std::vector<uint64_t> may_keep;  // by unit, in the order solved
+    options.before_unit = [&](uint64_t bytes) { may_keep.push_back(bytes); };
+    solve(v, options);
+    const std::vector<std::vector<SectorKey>> units = sibling_units(v, graph);
+    ASSERT_EQ(may_keep.size(), units.size());
+    uint64_t largest = 0;
+    for (const auto& unit : units)
+        largest = std::max(largest, unit_memory(v, graph, unit, options));
+    for (size_t i = 0; i < units.size(); ++i) {
+        const uint64_t need = unit_memory(v, graph, units[i], options);
+        EXPECT_LE(need + may_keep[i], largest) << to_string(units[i]);
+        if (need == largest) {
+            EXPECT_EQ(may_keep[i], 0u) << to_string(units[i]);
+        }
+    }
+    EXPECT_GT(*std::max_element(may_keep.begin(), may_keep.end()), 0u);
 }
 
 // The first pass's group walk hands its states to RegionWrites in the
@@ -1366,7 +1392,7 @@ TEST(Solver, FailedBackgroundWriteFailsTheSolve) {
     options.threads = 2;
     const SectorGraph graph = sector_graph(v);
     bool blocked = false;
-    options.before_unit = [&] {
+    options.before_unit = [&](uint64_t) {
         if (std::exchange(blocked, true)) return;
         for (const SectorKey& k : graph.sectors) {
             fs::path taken = dir.path() / sector_file_name(v.name, k);

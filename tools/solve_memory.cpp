@@ -64,10 +64,16 @@ void run_again_with_huge_page_heap(char** argv) {
         unsetenv("GLIBC_TUNABLES");
 }
 
-// Returns the free heap to the system between units. Kept, one unit's
-// buffers lay under the next unit's arrays: twelve's 7-9 with 9-7 peaked at
-// 10.74 GiB after 7-8 with 8-7 in the same run (11.63 GiB in the whole
-// solve), and at 9.98 GiB after it with the heap handed back.
-void hand_back_freed_memory() { malloc_trim(0); }
+// Returns the free heap to the system between units when it holds more than
+// the run lets the next unit keep (`may_keep`: SolveOptions::before_unit).
+// Kept, one unit's buffers lay under the next unit's arrays: twelve's 7-9
+// with 9-7 peaked at 10.74 GiB after 7-8 with 8-7 in the same run (11.63 GiB
+// in the whole solve), and at 9.98 GiB after it with the heap handed back.
+// Handed back, every unit faults its buffers in again: on host A6 (KVM,
+// where a huge page faulted in costs 2-5 ms) nine's whole solve spent 221 s
+// in the kernel, most of it there (docs/performance.md, "Memory").
+void hand_back_freed_memory(uint64_t may_keep) {
+    if (mallinfo2().fordblks > may_keep) malloc_trim(0);
+}
 
 }  // namespace morris

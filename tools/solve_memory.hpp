@@ -3,6 +3,7 @@
 // pages in one arena (solve_memory.cpp says why, with figures).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace morris {
@@ -15,7 +16,8 @@ void run_again_with_huge_page_heap(char** argv);
 std::string heap_description();
 // Keeps the memory a solve frees for its next allocations.
 void keep_freed_memory();
-// Returns the free heap to the system (between units).
-void hand_back_freed_memory();
+// Returns the free heap to the system (between units) if it holds more than
+// `may_keep` bytes.
+void hand_back_freed_memory(uint64_t may_keep);
 
 }  // namespace morris
