@@ -19,7 +19,8 @@ namespace morris {
 // and 7.3 s in the kernel with glibc's defaults, 387 K and 3.9 s without
 // (docs/performance.md, "Memory"). The unit's states keep theirs through
 // their page pool (indexing/huge_array.hpp). What a unit kept is handed
-// back before the next (hand_back_freed_memory).
+// back before the next only where the run's memory budget asks it
+// (hand_back_freed_memory).
 void keep_freed_memory() {
     mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, -1);  // never
@@ -70,7 +71,7 @@ void run_again_with_huge_page_heap(char** argv) {
 // with 9-7 peaked at 10.74 GiB after 7-8 with 8-7 in the same run (11.63 GiB
 // in the whole solve), and at 9.98 GiB after it with the heap handed back.
 // Handed back, every unit faults its buffers in again: on host A6 (KVM,
-// where a huge page faulted in costs 2-5 ms) nine's whole solve spent 221 s
+// where a huge page faulted in costs 4-6 ms) nine's whole solve spent 221 s
 // in the kernel, most of it there (docs/performance.md, "Memory").
 void hand_back_freed_memory(uint64_t may_keep) {
     if (mallinfo2().fordblks > may_keep) malloc_trim(0);

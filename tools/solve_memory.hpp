@@ -1,6 +1,7 @@
 // How `morris solve` sets up glibc's allocator for a solve: freed memory
-// kept within a unit and handed back between units, and the heap on huge
-// pages in one arena (solve_memory.cpp says why, with figures).
+// kept, and handed back between units only beyond what the run's largest
+// unit leaves room for, and the heap on huge pages in one arena
+// (solve_memory.cpp says why, with figures).
 #pragma once
 
 #include <cstdint>
