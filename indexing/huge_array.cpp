@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 
@@ -49,10 +50,18 @@ void PagePool::give(void* memory, size_t bytes) {
     kept_.push_back({static_cast<char*>(memory), bytes});
 }
 
-void PagePool::release() {
+void PagePool::release(size_t keep) {
+    keep -= keep % kHugePage;
     std::lock_guard lock(mutex_);
-    for (const Range& range : kept_) unmap_huge_pages(range.begin, range.bytes);
-    kept_.clear();
+    // The ranges given last are taken first (take): those are kept.
+    size_t kept = 0;
+    for (auto range = kept_.rbegin(); range != kept_.rend(); ++range) {
+        const size_t stays = std::min(range->bytes, keep - kept);
+        if (stays < range->bytes) unmap_huge_pages(range->begin + stays, range->bytes - stays);
+        range->bytes = stays;
+        kept += stays;
+    }
+    std::erase_if(kept_, [](const Range& range) { return range.bytes == 0; });
 }
 
 size_t PagePool::kept_bytes() const {

@@ -35,8 +35,11 @@ class PagePool {
     // made of kept pages as far as they go and of untouched ones after.
     void* take(size_t bytes);
     void give(void* memory, size_t bytes);
-    // Unmaps the kept pages: they are no longer expected to be taken soon.
-    void release();
+    // Unmaps the kept pages beyond the first `keep` bytes (whole huge pages):
+    // what the next arrays are not expected to take. A solve keeps up to what
+    // its memory budget leaves (solve.cpp), as memory handed back to the
+    // system costs its page faults again when taken.
+    void release(size_t keep = 0);
     size_t kept_bytes() const;
 
   private:

@@ -176,7 +176,8 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         return std::find(needed.begin(), needed.end(), k) != needed.end();
     };
     // The most memory the run asks for, its largest unit's: below it, the
-    // memory one unit freed may be kept for the next (before_unit).
+    // memory one unit freed may be kept for the next (the caller's heap
+    // through before_unit, the page pool's pages).
     uint64_t run_need = 0;
     for (const auto& unit : units)
         if (unit_wanted(unit) && !unit_written(unit))
@@ -223,10 +224,13 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         const auto started = std::chrono::steady_clock::now();
         const std::vector<SectorKey> children = unit_children(graph, unit);
         solved.keep_only(children);
-        if (options.before_unit) {
-            const uint64_t held = need + writes.bytes_held();
-            options.before_unit(run_need > held ? run_need - held : 0);
-        }
+        // What this unit may find kept, freed by the last, without the run
+        // needing more than its largest unit: the caller's heap takes its
+        // share first, the page pool's leftovers the rest.
+        const uint64_t held = need + writes.bytes_held();
+        const uint64_t may_keep = run_need > held ? run_need - held : 0;
+        const uint64_t heap_kept =
+            options.before_unit ? std::min(may_keep, options.before_unit(may_keep)) : 0;
         for (const SectorKey& c : children) {
             if (!solved.holds(c)) writes.finish_if_writing(c);
             solved.load(c);
@@ -234,9 +238,11 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
 
         Unit solving(v, unit, pool);
         LayerLoop layers(solving, options, cost);
-        // The unit's arrays are all taken: pages left over would only add to
-        // the memory its other buffers take.
-        pool.release();
+        // The unit's arrays are all taken: the pages left over wait for the
+        // next unit's, as far as the budget goes. Handed back, they would
+        // cost their page faults again there: on host A6, whose guest
+        // reports free memory to its host, 4-6 ms a huge page.
+        pool.release(may_keep - heap_kept);
         UnitStats& stats = solving.stats;
         stats.positions = solving.positions;
         const double first_pass_from = seconds_since(started);  // after loading the children

@@ -93,8 +93,10 @@ struct SolveOptions {
     // checked against): where a caller that has its allocator keep freed
     // memory (as the morris tool does, for the page faults it saves) hands
     // it back if it keeps more, so that one unit's leftovers do not raise
-    // the run's peak above that.
-    std::function<void(uint64_t may_keep)> before_unit;
+    // the run's peak above that, and returns the bytes it keeps. The
+    // solver's page pool keeps the rest of the budget for the next unit's
+    // arrays, and without a caller all of it.
+    std::function<uint64_t(uint64_t may_keep)> before_unit;
 };
 
 // Bytes a unit needs while it is solved, an estimate above the peaks

@@ -104,6 +104,35 @@ TEST(PagePool, ReleasedPagesAreGone) {
     EXPECT_TRUE(all_equal(b, 0, b.size(), 0));
 }
 
+// A solve keeps what its memory budget allows: the pages given last (the
+// first taken) stay with what they held, whole pages of the rest are
+// unmapped and come back untouched.
+TEST(PagePool, ReleaseKeepsTheLastGivenPagesUpToItsBudget) {
+    PagePool pool;
+    {
+        HugeArray<uint32_t> one(2 * kWordsPerPage, kUninitialized, &pool);
+        HugeArray<uint32_t> two(2 * kWordsPerPage, kUninitialized, &pool);
+        std::fill(one.begin(), one.end(), 1u);
+        std::fill(two.begin(), two.end(), 2u);
+    }                                             // `two` goes back first, `one` last
+    pool.release(3 * kHugePage + kHugePage / 2);  // three pages: no half page is kept
+    EXPECT_EQ(pool.kept_bytes(), 3 * kHugePage);
+    const HugeArray<uint32_t> all(4 * kWordsPerPage, kUninitialized, &pool);
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+    EXPECT_TRUE(all_equal(all, 0, 2 * kWordsPerPage, 1));
+    EXPECT_TRUE(all_equal(all, 2 * kWordsPerPage, 3 * kWordsPerPage, 2));
+    EXPECT_TRUE(all_equal(all, 3 * kWordsPerPage, 4 * kWordsPerPage, 0));
+}
+
+TEST(PagePool, ReleaseWithABudgetAboveWhatIsKeptUnmapsNothing) {
+    PagePool pool;
+    { HugeArray<uint32_t> a(2 * kWordsPerPage, kUninitialized, &pool); }
+    pool.release(10 * kHugePage);
+    EXPECT_EQ(pool.kept_bytes(), 2 * kHugePage);
+    pool.release(0);
+    EXPECT_EQ(pool.kept_bytes(), 0u);
+}
+
 TEST(PagePool, EmptyArraysTakeNothing) {
     PagePool pool;
     { const HugeArray<uint32_t> a(0, kUninitialized, &pool); }

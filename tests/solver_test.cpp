@@ -967,7 +967,10 @@ TEST(Solver, BeforeUnitRunsOnceAheadOfEachUnitSolved) {
     TempDir dir("before-unit");
     SolveOptions options = quiet_options(dir.path());
     std::vector<std::vector<SectorKey>> reported;  // by call of before_unit
-    options.before_unit = [&](uint64_t) { reported.emplace_back(); };
+    options.before_unit = [&](uint64_t) {
+        reported.emplace_back();
+        return uint64_t{0};
+    };
     options.on_sector = [&](const SectorReport& r) {
         ASSERT_FALSE(reported.empty()) << to_string(r.key) << " came before any call";
         if (!r.skipped) reported.back().push_back(r.key);
@@ -977,7 +980,10 @@ TEST(Solver, BeforeUnitRunsOnceAheadOfEachUnitSolved) {
     EXPECT_EQ(reported, sibling_units(v, sector_graph(v)));
 
     reported.clear();
-    options.before_unit = [&](uint64_t) { ADD_FAILURE() << "called with every unit written"; };
+    options.before_unit = [&](uint64_t) {
+        ADD_FAILURE() << "called with every unit written";
+        return uint64_t{0};
+    };
     options.on_sector = [](const SectorReport& r) { EXPECT_TRUE(r.skipped) << to_string(r.key); };
     solve(v, options);
 }
@@ -991,7 +997,10 @@ TEST(Solver, BeforeUnitKeepsNoUnitAboveTheLargestUnitsNeed) {
     SolveOptions options = quiet_options(dir.path());
     const SectorGraph graph = sector_graph(v);
     std::vector<uint64_t> may_keep;  // by unit, in the order solved
-    options.before_unit = [&](uint64_t bytes) { may_keep.push_back(bytes); };
+    options.before_unit = [&](uint64_t bytes) {
+        may_keep.push_back(bytes);
+        return uint64_t{0};  // no heap kept: the page pool may keep it all
+    };
     solve(v, options);
     const std::vector<std::vector<SectorKey>> units = sibling_units(v, graph);
     ASSERT_EQ(may_keep.size(), units.size());
@@ -1393,12 +1402,13 @@ TEST(Solver, FailedBackgroundWriteFailsTheSolve) {
     const SectorGraph graph = sector_graph(v);
     bool blocked = false;
     options.before_unit = [&](uint64_t) {
-        if (std::exchange(blocked, true)) return;
+        if (std::exchange(blocked, true)) return uint64_t{0};
         for (const SectorKey& k : graph.sectors) {
             fs::path taken = dir.path() / sector_file_name(v.name, k);
             taken += ".tmp";
             fs::create_directories(taken / "x");
         }
+        return uint64_t{0};
     };
     int reported = 0;
     options.on_sector = [&](const SectorReport&) { ++reported; };

@@ -73,8 +73,11 @@ void run_again_with_huge_page_heap(char** argv) {
 // Handed back, every unit faults its buffers in again: on host A6 (KVM,
 // where a huge page faulted in costs 4-6 ms) nine's whole solve spent 221 s
 // in the kernel, most of it there (docs/performance.md, "Memory").
-void hand_back_freed_memory(uint64_t may_keep) {
-    if (mallinfo2().fordblks > may_keep) malloc_trim(0);
+uint64_t hand_back_freed_memory(uint64_t may_keep) {
+    const uint64_t free_bytes = mallinfo2().fordblks;
+    if (free_bytes <= may_keep) return free_bytes;
+    malloc_trim(0);
+    return 0;  // what free blocks are left inside the heap lost their pages
 }
 
 }  // namespace morris

@@ -18,7 +18,7 @@ std::string heap_description();
 // Keeps the memory a solve frees for its next allocations.
 void keep_freed_memory();
 // Returns the free heap to the system (between units) if it holds more than
-// `may_keep` bytes.
-void hand_back_freed_memory(uint64_t may_keep);
+// `may_keep` bytes; returns the free bytes it keeps.
+uint64_t hand_back_freed_memory(uint64_t may_keep);
 
 }  // namespace morris
