@@ -23,7 +23,9 @@ reporting=no
 for device in /sys/bus/virtio/drivers/virtio_balloon/virtio*; do
     features=$(cat "$device/features" 2>/dev/null) || continue
     [ "${features:5:1}" = 1 ] || continue
-    order=$(cat /sys/module/page_reporting/parameters/page_reporting_order 2>/dev/null || echo 9)
+    reporting="free blocks go back to the host (virtio-balloon)"
+    # The smallest block reported, as a page order (kernels since 5.14 say).
+    order=$(cat /sys/module/page_reporting/parameters/page_reporting_order 2>/dev/null) || continue
     kib=$((4 << order))
     block=$([ "$kib" -ge 1024 ] && echo "$((kib >> 10)) MiB" || echo "$kib KiB")
     reporting="free blocks of $block and more go back to the host (virtio-balloon)"
