@@ -296,10 +296,9 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
         removes ? view_removal_blocks(group, removal_tables, placed, batch)
                 : std::array<RemovalViews, N>{};
     // Siblings whose child is not lost get views of the same kind.
-    bool removal_viewed = false, removal_folded = false, quiet_viewed = false;
+    bool removal_viewed = false, quiet_viewed = false;
     for (size_t n = 0; n < N; ++n) {
         removal_viewed |= removal[n].views || removal[n].folded;
-        removal_folded |= removal[n].folded != nullptr;
         quiet_viewed |= quiet_view[n] != nullptr;
     }
     std::array<Bitboard, kMaxPoints> mine_seen;  // by removed point: by its class's symmetry
@@ -338,32 +337,34 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
                 }
             }
             // In the views each successor's rank is that of the mover's
-            // stones with the placed one, all packed among the free points.
+            // stones with the placed one, all packed among the free points:
+            // ranked once for every sibling.
             const uint32_t packed_mine = extract_bits(mine, group.free);
-            if (quiet_viewed)
-                for (Bitboard packed = extract_bits(quiet, group.free); packed;
-                     packed &= packed - 1) {
-                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
-                    for (size_t n = 0; n < N; ++n)
-                        if (N == 1 || quiet_view[n]) reads.gathered[n].add(quiet_view[n][rank]);
-                }
-            if (removal_folded)
-                for (Bitboard packed = extract_bits(loud, group.free); packed;
-                     packed &= packed - 1) {
-                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
-                    for (size_t n = 0; n < N; ++n)
-                        if (N == 1 || removal[n].folded)
-                            summaries[n].add(removal[n].folded->at(rank));
-                }
-            else if (removal_viewed)
-                for (Bitboard packed = extract_bits(loud, group.free); packed;
-                     packed &= packed - 1) {
-                    const uint32_t rank = colex().rank(packed_mine | (packed & -packed));
-                    for (size_t n = 0; n < N; ++n)
-                        if (N == 1 || removal[n].views)
-                            reads.gathered[n].add_run(removal[n].views + rank * removal[n].per_rank,
-                                                      removal[n].per_rank);
-                }
+            std::array<uint32_t, kMaxPoints> ranks;
+            auto rank_placements = [&](Bitboard points) {
+                int count = 0;
+                for (Bitboard packed = extract_bits(points, group.free); packed;
+                     packed &= packed - 1)
+                    ranks[count++] = colex().rank(packed_mine | (packed & -packed));
+                return count;
+            };
+            if (quiet_viewed) {
+                const int count = rank_placements(quiet);
+                for (size_t n = 0; n < N; ++n)
+                    if (N == 1 || quiet_view[n])
+                        reads.gathered[n].add_at(quiet_view[n], ranks.data(), count);
+            }
+            if (!removal_viewed) return;
+            const int count = rank_placements(loud);
+            for (size_t n = 0; n < N; ++n) {
+                if (removal[n].folded)
+                    for (int k = 0; k < count; ++k)
+                        summaries[n].add(removal[n].folded->at(ranks[k]));
+                else if (removal[n].views)
+                    for (int k = 0; k < count; ++k)
+                        reads.gathered[n].add_run(removal[n].views + ranks[k] * removal[n].per_rank,
+                                                  removal[n].per_rank);
+            }
         });
 }
 

@@ -83,6 +83,15 @@ class GatheredEntries {
         assert(count_ < kCapacity);
         entries_[count_++] = e;
     }
+    // The entries of `view` at `ranks[0..n)`. One loop for them all, its
+    // count in a register: added one at a time, the count went through
+    // memory from each entry to the next (docs/performance.md).
+    void add_at(const Entry* view, const uint32_t* ranks, int n) {
+        assert(count_ + n <= kCapacity);
+        Entry* out = &entries_[count_];
+        for (int i = 0; i < n; ++i) out[i] = view[ranks[i]];
+        count_ += n;
+    }
     // `n` entries in a row, n a multiple of kLanes: copied a vector at
     // a time.
     void add_run(const Entry* e, int n) {
