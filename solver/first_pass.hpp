@@ -167,8 +167,7 @@ class FirstPass {
     std::array<const Entry*, N> view_quiet_block(const Group& group, const Tables<N>& tables,
                                                  int stones, Batch& batch) const;
     struct RemovalViews {
-        // By rank, `per_rank` entries each (a run: one a removable stone, then
-        // kNoLoss up to a multiple of GatheredEntries::kLanes).
+        // By rank, `per_rank` entries each (a run: one a removable stone).
         const Entry* views = nullptr;
         const FoldedViews* folded = nullptr;
         int per_rank = 0;

@@ -232,16 +232,17 @@ std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Grou
     const bool fold = removal_walk_ == RemovalWalk::through_folded_views ||
                       (removal_walk_ == RemovalWalk::automatic && reads_an_entry >= kFoldFrom);
     // Unfolded, the views are interleaved by rank, so that a placement's
-    // removals are read from one run, not one line in each view: `per_rank`
-    // entries a rank, those past the removable stones changing nothing.
-    constexpr int kRun = GatheredEntries::kLanes;
-    const int per_rank = fold ? 1 : (group.removal_count + kRun - 1) / kRun * kRun;
+    // removals are read from one run, not one line in each view: an entry
+    // a removable stone, and after the last rank what a run read a vector
+    // at a time may read past it (GatheredEntries::add_run).
+    const int per_rank = fold ? 1 : group.removal_count;
+    const size_t run_slack = fold ? 0 : GatheredEntries::kLanes - 1;
     std::array<Entry*, N> views{};
     for (size_t n = 0; n < N; ++n) {
         if (!tables[n]) continue;
         batch.far_reads += entries * group.removal_count;  // see stats.hpp
         std::vector<Entry>& view = batch.removal_view[n];
-        view.resize(entries * per_rank);
+        view.resize(entries * per_rank + run_slack);
         views[n] = view.data();
         if (fold) {
             batch.removal_views[n].reset(entries);
@@ -249,9 +250,6 @@ std::array<FirstPass::RemovalViews, N> FirstPass::view_removal_blocks(const Grou
             continue;
         }
         viewed[n] = {.views = views[n], .per_rank = per_rank};
-        for (uint64_t r = 0; r < entries; ++r)
-            std::fill(view.data() + r * per_rank + group.removal_count,
-                      view.data() + (r + 1) * per_rank, Successors::kNoLoss);
     }
     for (Bitboard r = group.removable; r; r &= r - 1) {
         fill_views(tables, group.after_removing[std::countr_zero(r)], group.free, stones, views,

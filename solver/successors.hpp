@@ -73,10 +73,9 @@ class GatheredEntries {
   public:
     static constexpr int kLanes = 8;  // a vector of 16 bytes, on every x86-64
     // Above the most a position reads: a placement reads one entry a quiet
-    // point and a rank's run (removable stones rounded up to kLanes) a
-    // closing one, a move (m stones to e empty points, o removable) at
-    // most m * e * o <= 8 * 8 * 8 through the index, below the 576 slots
-    // of its reads (PositionReads in settle_group.cpp).
+    // point and a rank's run (one entry a removable stone) a closing one, a move (m stones to e
+    // empty points, o removable) at most m * e * o <= 8 * 8 * 8 through the index, below the 576
+    // slots of its reads (PositionReads in settle_group.cpp).
     static constexpr int kCapacity = kMaxPoints * kMaxPoints + kMaxPoints;
 
     void add(Entry e) {
@@ -92,10 +91,12 @@ class GatheredEntries {
         for (int i = 0; i < n; ++i) out[i] = view[ranks[i]];
         count_ += n;
     }
-    // `n` entries in a row, n a multiple of kLanes: copied a vector at
-    // a time.
+    // `n` entries in a row, copied a vector at a time: e must have up to
+    // kLanes - 1 more entries readable after them, which are copied too
+    // and then forgotten (whatever they hold: the next entries added write
+    // over them, and fold() reads past the count only its own padding).
     void add_run(const Entry* e, int n) {
-        assert(n % kLanes == 0 && count_ + n <= kCapacity);
+        assert(count_ + n <= kCapacity);
         for (int i = 0; i < n; i += kLanes) std::copy_n(e + i, kLanes, &entries_[count_ + i]);
         count_ += n;
     }
@@ -138,28 +139,45 @@ class GatheredEntries {
 // and costs next to nothing beside filling the view.
 class FoldedViews {
   public:
+    // Sized, not cleared: the first view added sets every rank (clearing
+    // three arrays a group took 3-4% of a placement pair's samples).
     void reset(size_t size) {
-        least_loss_.assign(size, Successors::kNoLoss);
-        longest_win_.assign(size, 0);
-        draw_.assign(size, 0);
+        least_loss_.resize(size);
+        longest_win_.resize(size);
+        draw_.resize(size);
+        empty_ = true;
     }
     // A view of as many entries as reset gave.
     void add(const Entry* __restrict view) {
+        if (empty_)
+            fold_in</*kFirst=*/true>(view);
+        else
+            fold_in</*kFirst=*/false>(view);
+        empty_ = false;
+    }
+    Successors at(uint64_t r) const {
+        if (empty_) return {};
+        return {{least_loss_[r], longest_win_[r], draw_[r]}};
+    }
+
+  private:
+    template <bool kFirst>
+    void fold_in(const Entry* __restrict view) {
         Entry* __restrict least_loss = least_loss_.data();
         Entry* __restrict longest_win = longest_win_.data();
         Entry* __restrict draw = draw_.data();
         for (size_t r = 0; r < least_loss_.size(); ++r) {
-            EntryFold<Entry> rank{least_loss[r], longest_win[r], draw[r]};
+            EntryFold<Entry> rank;
+            if constexpr (!kFirst) rank = {least_loss[r], longest_win[r], draw[r]};
             rank.add(view[r]);
             least_loss[r] = rank.least_loss;
             longest_win[r] = rank.longest_win;
             draw[r] = rank.draw;
         }
     }
-    Successors at(uint64_t r) const { return {{least_loss_[r], longest_win_[r], draw_[r]}}; }
 
-  private:
     std::vector<Entry> least_loss_, longest_win_, draw_;
+    bool empty_ = true;  // no view added since reset
 };
 
 }  // namespace morris

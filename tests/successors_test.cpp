@@ -105,13 +105,14 @@ TEST(GatheredEntries, EveryLaneCounts) {
         }
 }
 
-// Runs of one, two or three vectors' entries (a rank of the interleaved
-// removal views: up to 8, 16 or 24 removable stones), whose unused lanes
-// hold kNoLoss, mixed with single entries.
-TEST(GatheredEntries, RunsPaddedWithNoLossFoldAsTheirEntries) {
+// Runs of 1 to 24 entries (a rank of the interleaved removal views: one
+// entry a removable stone), each read a vector at a time with whatever
+// follows it up to the vector's end, mixed with single entries: what
+// follows a run must change nothing.
+TEST(GatheredEntries, RunsFoldAsTheirEntriesWhateverFollowsThem) {
     constexpr int kLanes = GatheredEntries::kLanes;
     std::mt19937 random(11);
-    std::uniform_int_distribution<int> vectors(1, 3), runs(0, 12);
+    std::uniform_int_distribution<int> lengths(1, 3 * kLanes), runs(0, 12);
     for (int trial = 0; trial < 1000; ++trial) {
         GatheredEntries gathered;
         std::vector<Entry> real;
@@ -119,11 +120,10 @@ TEST(GatheredEntries, RunsPaddedWithNoLossFoldAsTheirEntries) {
             const std::vector<Entry> single = random_entries(random, 1);
             gathered.add(single[0]);
             real.push_back(single[0]);
-            const int length = kLanes * vectors(random);
-            std::vector<Entry> run = random_entries(random, length);
-            const int used = std::uniform_int_distribution<int>(length - kLanes, length)(random);
-            real.insert(real.end(), run.begin(), run.begin() + used);
-            std::fill(run.begin() + used, run.end(), Successors::kNoLoss);
+            const int length = lengths(random);
+            // Followed by other entries, as a view's next rank follows.
+            const std::vector<Entry> run = random_entries(random, length + kLanes - 1);
+            real.insert(real.end(), run.begin(), run.begin() + length);
             gathered.add_run(run.data(), length);
         }
         expect_same(gathered.fold(), read_plainly(real));
@@ -143,6 +143,22 @@ TEST(FoldedViews, EachRankFoldsItsEntriesOfEveryView) {
         for (const auto& view : views) column.push_back(view[r]);
         expect_same(folded.at(r), read_plainly(column));
     }
+}
+
+// Reset sizes the folds without clearing them: what a smaller reset left
+// behind, or no view at all, must not show through.
+TEST(FoldedViews, ResetForgetsEveryEarlierView) {
+    std::mt19937 random(17);
+    constexpr int kRanks = 64;
+    FoldedViews folded;
+    folded.reset(2 * kRanks);
+    const std::vector<Entry> before = random_entries(random, 2 * kRanks);
+    folded.add(before.data());
+    folded.reset(kRanks);
+    for (int r = 0; r < kRanks; ++r) expect_same(folded.at(r), read_plainly({}));
+    const std::vector<Entry> view = random_entries(random, kRanks);
+    folded.add(view.data());
+    for (int r = 0; r < kRanks; ++r) expect_same(folded.at(r), read_plainly({view[r]}));
 }
 
 }  // namespace
