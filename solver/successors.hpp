@@ -73,9 +73,10 @@ class GatheredEntries {
   public:
     static constexpr int kLanes = 8;  // a vector of 16 bytes, on every x86-64
     // Above the most a position reads: a placement reads one entry a quiet
-    // point and a rank's run (one entry a removable stone) a closing one, a move (m stones to e
-    // empty points, o removable) at most m * e * o <= 8 * 8 * 8 through the index, below the 576
-    // slots of its reads (PositionReads in settle_group.cpp).
+    // point and a rank's run (one entry a removable stone) a closing one,
+    // a move (m stones to e empty points, o removable) at most
+    // m * e * o <= 8 * 8 * 8 through the index, below the 576 slots of
+    // its reads (PositionReads in settle_group.cpp).
     static constexpr int kCapacity = kMaxPoints * kMaxPoints + kMaxPoints;
 
     void add(Entry e) {
