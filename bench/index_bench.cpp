@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <random>
 #include <vector>
@@ -86,7 +87,9 @@ BENCHMARK(BM_IndexEnumerate)->Args({8, 8})->Args({9, 9})->Args({3, 9});
 // sector's first pass does: the opponent's 5 stones fix the block, whose 19
 // free points hold the mover's 6 stones and one placed. Arg 0 packs and
 // ranks each successor anew; arg 1 packs the mover's stones and the empty
-// points once, and ranks each successor from them (what the solver does).
+// points once, and ranks each successor from them; arg 2 ranks them all
+// from terms worked out once (ColexRanker::ranks_with_each, what the solver
+// does).
 void BM_RankPlacements(benchmark::State& state) {
     const auto samples = random_stones(6, 5);
     const Bitboard all = find_board("b24")->all();
@@ -96,7 +99,12 @@ void BM_RankPlacements(benchmark::State& state) {
         const Stones& s = samples[i];
         const Bitboard free = all & ~s.opponent, empty = free & ~s.mover;
         uint32_t sum = 0;
-        if (packed_once) {
+        if (state.range(0) == 2) {
+            std::array<uint32_t, kMaxPoints> ranks;
+            const int n = colex().ranks_with_each(extract_bits(s.mover, free),
+                                                  extract_bits(empty, free), ranks.data());
+            for (int k = 0; k < n; ++k) sum += ranks[k];
+        } else if (packed_once) {
             const uint32_t mine = extract_bits(s.mover, free);
             for (uint32_t e = extract_bits(empty, free); e; e &= e - 1)
                 sum += colex().rank(mine | (e & -e));
@@ -109,7 +117,7 @@ void BM_RankPlacements(benchmark::State& state) {
     }
     state.SetItemsProcessed(state.iterations() * (24 - 6 - 5));
 }
-BENCHMARK(BM_RankPlacements)->Arg(0)->Arg(1);
+BENCHMARK(BM_RankPlacements)->Arg(0)->Arg(1)->Arg(2);
 
 // What opening a database pays before its first lookup: the board's symmetry
 // classes (once per process), then an index for each sector it reads.

@@ -71,8 +71,8 @@ class ColexRanker {
     constexpr ColexRanker() {
         for (int value = 0; value < 256; ++value) {
             low_[value] = byte_sum(0, 0, value);
-            for (int below = 0; below <= 8; ++below) mid_[below][value] = byte_sum(1, below, value);
-            for (int below = 0; below <= 16; ++below)
+            for (int below = 0; below <= 9; ++below) mid_[below][value] = byte_sum(1, below, value);
+            for (int below = 0; below <= 17; ++below)
                 high_[below][value] = byte_sum(2, below, value);
         }
     }
@@ -83,10 +83,39 @@ class ColexRanker {
                high_[std::popcount(set & 0xffff)][set >> 16 & 0xff];
     }
 
+    // The ranks of set | p for each point p of `points` (none of them in
+    // `set`), in increasing order of p, into `ranks`; returns how many.
+    // Adding p changes the term of p's byte and shifts the bytes above by
+    // one set bit below them: with those terms worked out once, each rank
+    // is one lookup and an add, where rank() takes three and two popcounts
+    // (a placement walk ranks every empty point of every position).
+    int ranks_with_each(uint32_t set, uint32_t points, uint32_t* ranks) const {
+        const uint32_t low = set & 0xff, mid = set >> 8 & 0xff, high = set >> 16 & 0xff;
+        const int below_mid = std::popcount(low), below_high = std::popcount(set & 0xffff);
+        // The rows for one more set bit below exist for every count (mid_'s
+        // tenth row, high_'s eighteenth): read, if never used, when the
+        // bytes below are full.
+        const uint32_t high_shifted = high_[below_high + 1][high];
+        // By byte of the point: the other bytes' terms, and its own byte's
+        // row at the set's bits there (a point is not in the set, so its bit
+        // adds to them).
+        const uint32_t base[3] = {mid_[below_mid + 1][mid] + high_shifted, low_[low] + high_shifted,
+                                  low_[low] + mid_[below_mid][mid]};
+        const uint32_t* row[3] = {low_ + low, mid_[below_mid] + mid, high_[below_high] + high};
+        // Through a pointer, not a count: a count written beside the ranks
+        // (both 32-bit) would go through memory from one rank to the next.
+        uint32_t* out = ranks;
+        for (; points; points &= points - 1) {
+            const int point = std::countr_zero(points), byte = point >> 3;
+            *out++ = base[byte] + row[byte][uint32_t{1} << (point & 7)];
+        }
+        return static_cast<int>(out - ranks);
+    }
+
   private:
     // The terms of the sum for the set bits of one byte of the set, given
     // how many set bits the bytes below hold. Tables for three bytes only
-    // (27 KiB, so they stay in the L1 cache): boards have at most 24 points.
+    // (28 KiB, so they stay in the L1 cache): boards have at most 24 points.
     static constexpr uint32_t byte_sum(int byte, int below, int value) {
         uint32_t sum = 0;
         int count = below;
@@ -95,8 +124,8 @@ class ColexRanker {
         return sum;
     }
     uint32_t low_[256]{};
-    uint32_t mid_[9][256]{};
-    uint32_t high_[17][256]{};
+    uint32_t mid_[10][256]{};
+    uint32_t high_[18][256]{};
 };
 
 inline const ColexRanker& colex() {

@@ -340,11 +340,8 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
             const uint32_t packed_mine = extract_bits(mine, group.free);
             std::array<uint32_t, kMaxPoints> ranks;
             auto rank_placements = [&](Bitboard points) {
-                int count = 0;
-                for (Bitboard packed = extract_bits(points, group.free); packed;
-                     packed &= packed - 1)
-                    ranks[count++] = colex().rank(packed_mine | (packed & -packed));
-                return count;
+                return colex().ranks_with_each(packed_mine, extract_bits(points, group.free),
+                                               ranks.data());
             };
             if (quiet_viewed) {
                 const int count = rank_placements(quiet);

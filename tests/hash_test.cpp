@@ -326,6 +326,25 @@ TEST(Hash, ColexRanksAreThePlacesOfSetsAmongThoseOfTheirSize) {
     EXPECT_EQ(wrong, 0u) << "first at set " << first_wrong;
 }
 
+// The ranks of a set with each of some other points, worked out together,
+// are rank() of each such set: for random sets, and for sets whose low
+// bytes are full (where the rows for one more bit below are read unused).
+TEST(Hash, RanksWithEachPointAreTheRanksOfTheSetWithIt) {
+    constexpr uint32_t kAll = (uint32_t{1} << ColexRanker::kPoints) - 1;
+    std::mt19937 random(7);
+    std::vector<uint32_t> sets = {0, 0xff, 0xffff, 0xff00, 0xffffff, 0xff00ff, 0x7fffff};
+    for (int k = 0; k < 200000; ++k) sets.push_back(random() & kAll & random());
+    for (uint32_t set : sets) {
+        const uint32_t points = random() & kAll & ~set;
+        std::array<uint32_t, ColexRanker::kPoints> ranks;
+        const int n = colex().ranks_with_each(set, points, ranks.data());
+        ASSERT_EQ(n, std::popcount(points)) << set;
+        int k = 0;
+        for (uint32_t p = points; p; p &= p - 1, ++k)
+            ASSERT_EQ(ranks[k], colex().rank(set | (p & -p))) << "set " << set << " point " << k;
+    }
+}
+
 // Independent of the colex ranker: the index walk deposits Gosper's subsets,
 // so the r-th position of a full block must have slot r.
 TEST(Hash, FullBlockSlotsAreWhereTheIndexWalkPutsPositions) {
