@@ -88,20 +88,26 @@ uint64_t default_memory_limit() {
     return pages * page_size / 100 * kPercent;
 }
 
-uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vector<SectorKey>& unit,
-                     const SolveOptions& options) {
+uint64_t unit_heap_memory(const Variant& v, const std::vector<SectorKey>& unit,
+                          const SolveOptions& options) {
     const uint64_t positions = positions_of(v, unit);
-    // Its states, and as much again for its files' compressed blocks, which
-    // are held until written (incompressible entries would take as much).
-    uint64_t bytes = 2 * sizeof(State) * positions;
+    // Its files' compressed blocks, held until written (incompressible
+    // entries would take as much as the states).
+    uint64_t bytes = sizeof(State) * positions;
     bytes += RegionWrites::memory_need(positions);  // if the first pass walks by group
-    for (const SectorKey& c : unit_children(graph, unit))
-        bytes += sizeof(Entry) * positions_of(v, c);
     if (!only_places(v, unit)) {
         bytes += sizeof(UnitPosition) * positions;  // each enters one layer at most
         bytes += Push::memory_need(positions, options, v.rules.has_n_move());
     }
     return bytes;
+}
+
+uint64_t unit_memory(const Variant& v, const SectorGraph& graph, const std::vector<SectorKey>& unit,
+                     const SolveOptions& options) {
+    uint64_t bytes = sizeof(State) * positions_of(v, unit);
+    for (const SectorKey& c : unit_children(graph, unit))
+        bytes += sizeof(Entry) * positions_of(v, c);
+    return bytes + unit_heap_memory(v, unit, options);
 }
 
 // Siblings are paired only where the pair fits the memory limit: they do
@@ -226,11 +232,19 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         solved.keep_only(children);
         // What this unit may find kept, freed by the last, without the run
         // needing more than its largest unit: the caller's heap takes its
-        // share first, the page pool's leftovers the rest.
+        // share first, the page pool's leftovers the rest. The heap may
+        // keep besides what the unit's own buffers will take from it
+        // (within `need`): handed back, those pages would be faulted in
+        // again right away, 1,000-2,000 huge pages in each of nine's
+        // largest units (docs/performance.md, "Memory").
         const uint64_t held = need + writes.bytes_held();
         const uint64_t may_keep = run_need > held ? run_need - held : 0;
+        const uint64_t own_heap = unit_heap_memory(v, unit, options);
         const uint64_t heap_kept =
-            options.before_unit ? std::min(may_keep, options.before_unit(may_keep)) : 0;
+            options.before_unit
+                ? std::min(may_keep + own_heap, options.before_unit(may_keep + own_heap))
+                : 0;
+        const uint64_t heap_beyond_own = heap_kept > own_heap ? heap_kept - own_heap : 0;
         for (const SectorKey& c : children) {
             if (!solved.holds(c)) writes.finish_if_writing(c);
             solved.load(c);
@@ -242,7 +256,7 @@ std::vector<SectorReport> solve(const Variant& v, const SolveOptions& options) {
         // next unit's, as far as the budget goes. Handed back, they would
         // cost their page faults again there: on host A6, whose guest
         // reports free memory to its host, 4-6 ms a huge page.
-        pool.release(may_keep - heap_kept);
+        pool.release(may_keep - heap_beyond_own);
         UnitStats& stats = solving.stats;
         stats.positions = solving.positions;
         const double first_pass_from = seconds_since(started);  // after loading the children

@@ -90,12 +90,13 @@ struct SolveOptions {
     // Called before each unit is solved, the last one's memory freed, with
     // the bytes of freed memory the unit may find kept without the run
     // needing more than its largest unit (the estimate the memory limit was
-    // checked against): where a caller that has its allocator keep freed
-    // memory (as the morris tool does, for the page faults it saves) hands
-    // it back if it keeps more, so that one unit's leftovers do not raise
-    // the run's peak above that, and returns the bytes it keeps. The
-    // solver's page pool keeps the rest of the budget for the next unit's
-    // arrays, and without a caller all of it.
+    // checked against), the unit's own buffers counted as taking theirs
+    // from it: where a caller that has its allocator keep freed memory (as
+    // the morris tool does, for the page faults it saves) hands it back if
+    // it keeps more, so that one unit's leftovers do not raise the run's
+    // peak above that, and returns the bytes it keeps. The solver's page
+    // pool keeps the rest of the budget for the next unit's arrays, and
+    // without a caller all of it.
     std::function<uint64_t(uint64_t may_keep)> before_unit;
 };
 
@@ -107,6 +108,11 @@ struct SolveOptions {
 // and push's buffers (twice options.push_bytes, or less for a small unit).
 uint64_t unit_memory(const Variant& variant, const SectorGraph& graph,
                      const std::vector<SectorKey>& unit, const SolveOptions& options);
+// The part of unit_memory the heap holds: the unit's buffers (its files'
+// blocks, the first pass's held states, layers and push's buffers), as
+// opposed to the page pool's arrays (its states and its children's entries).
+uint64_t unit_heap_memory(const Variant& variant, const std::vector<SectorKey>& unit,
+                          const SolveOptions& options);
 
 // The units solve() solves, in its order: the sector graph's, or with
 // options.sibling_walk sibling_units', a pair that would need more than
