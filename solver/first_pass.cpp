@@ -226,12 +226,13 @@ void FirstPass::settle_quiet(TurnTarget& target, const SymmetryClasses::Class& t
     if (index.is_full_block(theirs.rank)) {
         // Slots are colex ranks of the packed stones: pack the mover's
         // once, and rank each with one placed stone more.
-        const uint32_t packed_mine = index.packed_in_full_block(theirs, seen);
         const Entry* block = table->entries.data() + index.block_begin(theirs.rank);
-        for (Bitboard packed =
-                 index.packed_in_full_block(theirs, classes_.transform(points, theirs.symmetry));
-             packed; packed &= packed - 1)
-            summary.add(block[colex().rank(packed_mine | (packed & -packed))]);
+        std::array<uint32_t, kMaxPoints> ranks;
+        const int count = colex().ranks_with_each(
+            index.packed_in_full_block(theirs, seen),
+            index.packed_in_full_block(theirs, classes_.transform(points, theirs.symmetry)),
+            ranks.data());
+        for (int k = 0; k < count; ++k) summary.add(block[ranks[k]]);
         return;
     }
     for (; points; points &= points - 1) {
