@@ -99,6 +99,15 @@ void generate_unturns(const Variant& variant, const Position& position,
 // The opponent stones the side to move may remove from `position` after
 // closing a mill, under the variant's removal rule.
 Bitboard removable(const Variant& variant, Bitboard opponent_stones);
+// Whether removable() is not empty, without finding the stones in mills
+// where the rule does not need them: push asks it of every position it
+// pushes (Board::in_mills was 2.4% of a moving unit's samples).
+inline bool any_removable(const Variant& variant, Bitboard opponent_stones) {
+    // Standard removal falls back to the stones in mills, lenient takes
+    // any stone: only strict removal can leave none of several stones.
+    if (variant.rules.removal != Removal::strict) return opponent_stones != 0;
+    return removable(variant, opponent_stones) != 0;
+}
 
 // The un-moves of generate_unturns without building positions: calls
 // visit(stones) with the stones of the side that just moved
@@ -318,7 +327,7 @@ void for_each_quiet_move(const Variant& v, const Position& p, Visit&& visit) {
     const Bitboard own = p.stones[p.side];
     // With something removable, moves to points where a mill could close
     // need a closer look; with nothing, every move removes nothing.
-    const Bitboard closing = removable(v, p.stones[p.other()])
+    const Bitboard closing = any_removable(v, p.stones[p.other()])
                                  ? closing_points(board, own, board.all() & ~p.occupied())
                                  : 0;
     for (Bitboard from = own; from; from &= from - 1) {

@@ -213,7 +213,7 @@ void Pull::read_flying_block(const SymmetryClasses::Class& theirs, const UnitSec
             counts_of_32(states + slot, d) | uint64_t{counts_of_32(states + slot + 32, d)} << 32;
     for (uint32_t slot = whole; slot < slots; ++slot)
         block.counting[slot / 64] |= uint64_t{counts(load(states[slot]), d)} << slot % 64;
-    if (!removable(unit_.variant, theirs.representative)) return;
+    if (!any_removable(unit_.variant, theirs.representative)) return;
     for (Bitboard mill : unit_.variant.board->mills) {
         if (mill & theirs.representative) continue;
         const uint32_t slot = index.slot_in_full_block(theirs, mill);

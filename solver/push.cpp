@@ -208,7 +208,7 @@ void Push::list_updates(const Pushed& q, const UnitSector& sector, bool won, Cla
     const UnitSector& target = unit_.sectors[sector.swapped];
     const Stones seen = seen_stones(q, sector);
     const Bitboard theirs = seen.opponent;
-    const bool may_remove = removable(unit_.variant, seen.mover) != 0;
+    const bool may_remove = any_removable(unit_.variant, seen.mover);
     const int q_fixers = won ? sector.index->stabiliser_size(q.u - sector.offset, seen) : 1;
     // Images of the predecessors' opponent, q's mover.
     const SymmetryClasses::SetImages predecessor_opponent = unit_.classes.images(seen.mover);

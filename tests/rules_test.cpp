@@ -626,6 +626,12 @@ bool matches_naive(const Variant& v, const NaiveRules& naive, const Position& p,
                       << real_removable << ", naive says " << expected_removable;
         return false;
     }
+    const bool real_any = any_removable(v, p.stones[p.other()]);
+    if (real_any != !naive_removable.empty()) {
+        ADD_FAILURE() << context << ": any_removable() in " << to_string(v, p) << " is " << real_any
+                      << ", naive finds " << naive_removable.size() << " stones";
+        return false;
+    }
     return true;
 }
 
