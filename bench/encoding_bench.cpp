@@ -2,8 +2,9 @@
 // layout, block size and zstd level, measured on real sector files. This is
 // the measurement behind the file format's choices (byte planes, 16,384
 // entries a block) and the win/draw/loss-only figure; BM_WriteSector
-// measures the writer's own zstd parameters against the levels, and
-// BM_CompressionStrategy against the parameters it had before.
+// measures the writer's own zstd parameters against the levels,
+// BM_CompressionStrategy against the parameters it had before and faster
+// ones, and BM_DecompressionStrategy what reading each one's blocks costs.
 //
 //   export MORRIS_BENCH_SECTORS=db/nine_6-6-0-0.mdb,db/nine_6-4-0-0.mdb
 //   build/bin/morris_bench --benchmark_filter=Encoding
@@ -165,19 +166,17 @@ BENCHMARK(BM_Compression)
 struct Strategy {
     ZSTD_strategy strategy;
     int hash_log, chain_log, search_log, min_match;
+    int target_length = 0;  // the fast strategy's acceleration: 0 and 1 are none
 };
 constexpr Strategy kStrategies[] = {
     {ZSTD_fast, format::kHashLog, 0, 0, format::kMinMatch},  // the writer's
     {ZSTD_dfast, 16, 16, 0, 7},
     {ZSTD_greedy, 16, 16, 4, 6},  // the writer's before fd6d2e4
+    {ZSTD_fast, format::kHashLog, 0, 0, format::kMinMatch, 2},
+    {ZSTD_fast, format::kHashLog, 0, 0, format::kMinMatch, 4},
+    {ZSTD_fast, format::kHashLog, 0, 0, format::kMinMatch, 8},
 };
-void BM_CompressionStrategy(benchmark::State& state) {
-    const auto& all = sectors();
-    if (all.empty()) {
-        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
-        return;
-    }
-    const Strategy& s = kStrategies[state.range(0)];
+ZSTD_CCtx* strategy_context(const Strategy& s) {
     ZSTD_CCtx* context = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
     ZSTD_CCtx_setParameter(context, ZSTD_c_strategy, s.strategy);
@@ -186,12 +185,27 @@ void BM_CompressionStrategy(benchmark::State& state) {
     ZSTD_CCtx_setParameter(context, ZSTD_c_chainLog, s.chain_log);
     ZSTD_CCtx_setParameter(context, ZSTD_c_searchLog, s.search_log);
     ZSTD_CCtx_setParameter(context, ZSTD_c_minMatch, s.min_match);
-    constexpr size_t kBlockEntries = 1 << 14;
+    ZSTD_CCtx_setParameter(context, ZSTD_c_targetLength, s.target_length);
+    return context;
+}
+// The sectors' entries in the writer's blocks, laid out as it lays them.
+std::vector<std::vector<unsigned char>> raw_blocks(std::span<const Entry> all) {
     std::vector<std::vector<unsigned char>> raw;
-    for (size_t first = 0; first < all.size(); first += kBlockEntries)
-        raw.push_back(lay_out({all.data() + first, std::min(kBlockEntries, all.size() - first)},
-                              kBytePlanes));
-    std::vector<unsigned char> out(ZSTD_compressBound(kBlockEntries * 2));
+    for (size_t first = 0; first < all.size(); first += kDefaultBlockEntries)
+        raw.push_back(
+            lay_out(all.subspan(first, std::min<size_t>(kDefaultBlockEntries, all.size() - first)),
+                    kBytePlanes));
+    return raw;
+}
+void BM_CompressionStrategy(benchmark::State& state) {
+    const auto& all = sectors();
+    if (all.empty()) {
+        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+        return;
+    }
+    ZSTD_CCtx* context = strategy_context(kStrategies[state.range(0)]);
+    const auto raw = raw_blocks(all);
+    std::vector<unsigned char> out(ZSTD_compressBound(kDefaultBlockEntries * sizeof(Entry)));
     uint64_t compressed_bytes = 0, processed = 0;
     for (auto _ : state) {
         compressed_bytes = 0;
@@ -210,7 +224,41 @@ void BM_CompressionStrategy(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<int64_t>(processed));
     state.counters["bits_per_position"] = 8.0 * compressed_bytes / all.size();
 }
-BENCHMARK(BM_CompressionStrategy)->DenseRange(0, 2)->Unit(benchmark::kMillisecond);
+// Decompressing the blocks each row of kStrategies wrote: what loading
+// children and looking positions up pay for its parameters.
+void BM_DecompressionStrategy(benchmark::State& state) {
+    const auto& all = sectors();
+    if (all.empty()) {
+        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+        return;
+    }
+    ZSTD_CCtx* context = strategy_context(kStrategies[state.range(0)]);
+    std::vector<std::vector<unsigned char>> compressed;
+    for (const auto& block : raw_blocks(all)) {
+        std::vector<unsigned char> out(ZSTD_compressBound(block.size()));
+        out.resize(ZSTD_compress2(context, out.data(), out.size(), block.data(), block.size()));
+        compressed.push_back(std::move(out));
+    }
+    ZSTD_freeCCtx(context);
+    ZSTD_DCtx* decompression = ZSTD_createDCtx();
+    std::vector<unsigned char> planes(kDefaultBlockEntries * sizeof(Entry));
+    uint64_t processed = 0;
+    for (auto _ : state) {
+        for (const auto& block : compressed) {
+            const size_t size = ZSTD_decompressDCtx(decompression, planes.data(), planes.size(),
+                                                    block.data(), block.size());
+            if (ZSTD_isError(size)) {
+                state.SkipWithError(ZSTD_getErrorName(size));
+                break;
+            }
+        }
+        processed += all.size() * sizeof(Entry);
+    }
+    ZSTD_freeDCtx(decompression);
+    state.SetBytesProcessed(static_cast<int64_t>(processed));
+}
+BENCHMARK(BM_DecompressionStrategy)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CompressionStrategy)->DenseRange(0, 5)->Unit(benchmark::kMillisecond);
 
 // What loading a solved sector for the solver costs: every block read,
 // decompressed and put in place, on all threads. Bytes processed count the
