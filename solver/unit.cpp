@@ -6,6 +6,12 @@
 
 namespace morris {
 
+void append_first(Layers& layers, int distance, uint64_t position) {
+    std::vector<PositionList>& parts = layer_at(layers, distance).parts;
+    if (parts.empty()) parts.emplace_back();
+    parts.back().push_back(static_cast<UnitPosition>(position));
+}
+
 bool only_places(const Variant& v, const std::vector<SectorKey>& unit) {
     return std::none_of(unit.begin(), unit.end(),
                         [&](const SectorKey& k) { return mover_may_move(v, k); });

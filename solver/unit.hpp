@@ -68,10 +68,16 @@ inline Layer& layer_at(Layers& layers, int distance) {
     return layers[distance];
 }
 
+// Appends a position to the layer at `distance`, in the list a thread
+// appends to there. Only the first position of a layer takes the way that
+// makes its list: the other, inlined where push and pull decide positions,
+// is one vector append (out of line, the call was 1% of a moving unit).
+void append_first(Layers& layers, int distance, uint64_t position);
 inline void append(Layers& layers, int distance, uint64_t position) {
-    std::vector<PositionList>& parts = layer_at(layers, distance).parts;
-    if (parts.empty()) parts.emplace_back();
-    parts.back().push_back(static_cast<UnitPosition>(position));
+    if (static_cast<size_t>(distance) < layers.size() && !layers[distance].parts.empty()) [[likely]]
+        layers[distance].parts.back().push_back(static_cast<UnitPosition>(position));
+    else
+        append_first(layers, distance, position);
 }
 
 // Moves every list of `from` into `into`, and leaves `from` empty.
