@@ -69,9 +69,9 @@ inline Layer& layer_at(Layers& layers, int distance) {
 }
 
 // Appends a position to the layer at `distance`, in the list a thread
-// appends to there. Only the first position of a layer takes the way that
-// makes its list: the other, inlined where push and pull decide positions,
-// is one vector append (out of line, the call was 1% of a moving unit).
+// appends to there. A layer's first position takes the way out of line
+// that makes the list; every later one is a vector append, inlined where
+// push and pull decide positions (a call each was 1% of a moving unit).
 void append_first(Layers& layers, int distance, uint64_t position);
 inline void append(Layers& layers, int distance, uint64_t position) {
     if (static_cast<size_t>(distance) < layers.size() && !layers[distance].parts.empty()) [[likely]]
