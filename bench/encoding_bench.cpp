@@ -53,6 +53,15 @@ const std::vector<Entry>& sectors() {
     return all;
 }
 
+// The sectors' entries, or null with the benchmark skipped when
+// MORRIS_BENCH_SECTORS names none.
+const std::vector<Entry>* entries_to_measure(benchmark::State& state) {
+    const std::vector<Entry>& all = sectors();
+    if (!all.empty()) return &all;
+    state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
+    return nullptr;
+}
+
 std::vector<unsigned char> lay_out(std::span<const Entry> block, Layout layout) {
     std::vector<unsigned char> bytes;
     switch (layout) {
@@ -81,11 +90,9 @@ std::vector<unsigned char> lay_out(std::span<const Entry> block, Layout layout) 
 
 // Args: layout, entries per block, zstd level.
 void BM_Encoding(benchmark::State& state) {
-    const auto& all = sectors();
-    if (all.empty()) {
-        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
-        return;
-    }
+    const std::vector<Entry>* measured = entries_to_measure(state);
+    if (!measured) return;
+    const std::vector<Entry>& all = *measured;
     const auto layout = static_cast<Layout>(state.range(0));
     const auto block_entries = static_cast<size_t>(state.range(1));
     const int level = static_cast<int>(state.range(2));
@@ -124,11 +131,9 @@ BENCHMARK(BM_Encoding)
 // zstd level `level`, one context for all blocks or (Arg 1 = 0) a fresh
 // context per block. Bytes processed count the uncompressed entries.
 void BM_Compression(benchmark::State& state) {
-    const auto& all = sectors();
-    if (all.empty()) {
-        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
-        return;
-    }
+    const std::vector<Entry>* measured = entries_to_measure(state);
+    if (!measured) return;
+    const std::vector<Entry>& all = *measured;
     const int level = static_cast<int>(state.range(0));
     const bool reuse_context = state.range(1) != 0;
     constexpr size_t kBlockEntries = 1 << 14;
@@ -198,11 +203,9 @@ std::vector<std::vector<unsigned char>> raw_blocks(std::span<const Entry> all) {
     return raw;
 }
 void BM_CompressionStrategy(benchmark::State& state) {
-    const auto& all = sectors();
-    if (all.empty()) {
-        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
-        return;
-    }
+    const std::vector<Entry>* measured = entries_to_measure(state);
+    if (!measured) return;
+    const std::vector<Entry>& all = *measured;
     ZSTD_CCtx* context = strategy_context(kStrategies[state.range(0)]);
     const auto raw = raw_blocks(all);
     std::vector<unsigned char> out(ZSTD_compressBound(kDefaultBlockEntries * sizeof(Entry)));
@@ -227,16 +230,21 @@ void BM_CompressionStrategy(benchmark::State& state) {
 // Decompressing the blocks each row of kStrategies wrote: what loading
 // children and looking positions up pay for its parameters.
 void BM_DecompressionStrategy(benchmark::State& state) {
-    const auto& all = sectors();
-    if (all.empty()) {
-        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
-        return;
-    }
+    const std::vector<Entry>* measured = entries_to_measure(state);
+    if (!measured) return;
+    const std::vector<Entry>& all = *measured;
     ZSTD_CCtx* context = strategy_context(kStrategies[state.range(0)]);
     std::vector<std::vector<unsigned char>> compressed;
     for (const auto& block : raw_blocks(all)) {
         std::vector<unsigned char> out(ZSTD_compressBound(block.size()));
-        out.resize(ZSTD_compress2(context, out.data(), out.size(), block.data(), block.size()));
+        const size_t size =
+            ZSTD_compress2(context, out.data(), out.size(), block.data(), block.size());
+        if (ZSTD_isError(size)) {
+            state.SkipWithError(ZSTD_getErrorName(size));
+            ZSTD_freeCCtx(context);
+            return;
+        }
+        out.resize(size);
         compressed.push_back(std::move(out));
     }
     ZSTD_freeCCtx(context);
@@ -289,11 +297,9 @@ BENCHMARK(BM_ReadSector)->Unit(benchmark::kMillisecond)->UseRealTime();
 // sector given, on all threads, to a scratch file. Bytes processed count the
 // entries; bits per position, the file.
 void BM_WriteSector(benchmark::State& state) {
-    const auto& all = sectors();
-    if (all.empty()) {
-        state.SkipWithError("set MORRIS_BENCH_SECTORS to sector files to measure");
-        return;
-    }
+    const std::vector<Entry>* measured = entries_to_measure(state);
+    if (!measured) return;
+    const std::vector<Entry>& all = *measured;
     const auto path = std::filesystem::temp_directory_path() /
                       ("morris-bench-" + std::to_string(getpid()) + ".mdb");
     uint64_t processed = 0, file_bytes = 0;
