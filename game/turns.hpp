@@ -114,7 +114,7 @@ inline bool any_removable(const Variant& variant, Bitboard opponent_stones) {
 // (position.other()) as they were before each move that removed nothing and
 // led to `position`; the other side's stones are unchanged. The solver's
 // propagation lists the same un-moves once per class of those stones
-// (ClassUnmoves in solve.cpp), after may_have_moved below.
+// (ClassUnmoves in solver/class_unmoves.hpp), after may_have_moved below.
 template <typename Visit>
 void for_each_unmove(const Variant& variant, const Position& position, Visit&& visit);
 

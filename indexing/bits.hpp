@@ -38,6 +38,18 @@ inline uint32_t deposit_bits(uint32_t value, uint32_t mask) {
 #endif
 }
 
+// The same for words of 64 bits.
+inline uint64_t deposit_bits64(uint64_t value, uint64_t mask) {
+#if defined(__BMI2__)
+    return _pdep_u64(value, mask);
+#else
+    uint64_t result = 0;
+    for (uint64_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (value & bit) result |= mask & -mask;
+    return result;
+#endif
+}
+
 // The position of the n-th (from 0) set bit of `word`.
 inline int select_bit(uint64_t word, int n) {
 #if defined(__BMI2__)

@@ -15,9 +15,6 @@ namespace {
 
 // Decided positions a thread lists the updates of at a time.
 constexpr int kPushGrain = 256;
-// Un-moves of one position at most: three flying stones to 21 points, or
-// twelve stones with five neighbours each.
-constexpr int kMostUnmoves = 63;
 constexpr int kWeightBits = State::kCounterBits;
 constexpr int kMaxRegionBits = 32 - kWeightBits;
 static_assert(State::kMaxCounter < 1 << kWeightBits, "a weight is at most a counter");
@@ -46,7 +43,7 @@ uint64_t Push::memory_need(uint64_t positions, const SolveOptions& options, bool
     // capacity run further: nine's 7-9 with 9-7 peaked at 11.12 GiB under
     // n_move=100, against 7.26 without the rule. Count twice as much.
     constexpr uint64_t kBytesPerPosition =
-        sizeof(UnitPosition) + 2 * sizeof(Pushed) + sizeof(uint32_t) * kMostUnmoves;
+        sizeof(UnitPosition) + 2 * sizeof(Pushed) + sizeof(uint32_t) * ClassUnmoves::kMost;
     const uint64_t buffers = (resets ? 4 : 2) * options.push_bytes;
     return std::min(buffers, kBytesPerPosition * positions);
 }
@@ -216,19 +213,16 @@ void Push::list_updates(const Pushed& q, const UnitSector& sector, bool won, Cla
         bins[p >> region_bits_].push_back(update_of(p, weight));
     };
     repeats.clear();
-    for (const auto& onto : unmoves.of(q.opponent_class, theirs)) {
-        if (may_remove && onto.closed_mill) continue;
-        for (Bitboard f = onto.froms & ~seen.mover; f; f &= f - 1) {
-            const int from = std::countr_zero(f);
-            const SymmetryClasses::Class& m = onto.mover[from];
-            const uint64_t p = target.index->index_transformed(
-                m, SymmetryClasses::image(predecessor_opponent, m.symmetry));
-            const Bitboard mover = (theirs & ~(1u << onto.to)) | 1u << from;
-            if (q_fixers > 1)
-                repeats.push_back({p, mover});
-            else
-                bin(p, won ? target.index->stabiliser_size(p, {mover, seen.mover}) : 1);
-        }
+    const ClassUnmoves::List& list = unmoves.of(q.opponent_class, theirs);
+    for (uint64_t kept = list.kept(seen.mover, may_remove); kept; kept &= kept - 1) {
+        const ClassUnmoves::Unmove& u = list.unmoves()[std::countr_zero(kept)];
+        const uint64_t p = target.index->index_transformed(
+            u.mover, SymmetryClasses::image(predecessor_opponent, u.mover.symmetry));
+        const Bitboard mover = (theirs & ~(1u << u.to)) | 1u << u.from;
+        if (q_fixers > 1)
+            repeats.push_back({p, mover});
+        else
+            bin(p, won ? target.index->stabiliser_size(p, {mover, seen.mover}) : 1);
     }
     std::sort(repeats.begin(), repeats.end());
     for (size_t a = 0, b = 0; a < repeats.size(); a = b) {

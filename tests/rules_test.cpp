@@ -1055,10 +1055,10 @@ TEST(Rules, PushUnmovesByClassAreExactlyTheUnmoves) {
                 const bool flying = turn_generation::can_fly(v, q, q.other());
                 ClassUnmoves unmoves(*v.board, symmetry_classes(*v.board), flying);
                 const bool may_remove = removable(v, mine) != 0;
-                for (const auto& onto : unmoves.of(rank++, theirs)) {
-                    if (may_remove && onto.closed_mill) continue;
-                    for (Bitboard f = onto.froms & ~mine; f; f &= f - 1)
-                        listed.insert({(theirs & ~(1u << onto.to)) | (f & -f), mine});
+                const ClassUnmoves::List& list = unmoves.of(rank++, theirs);
+                for (uint64_t kept = list.kept(mine, may_remove); kept; kept &= kept - 1) {
+                    const ClassUnmoves::Unmove& u = list.unmoves()[std::countr_zero(kept)];
+                    listed.insert({(theirs & ~(1u << u.to)) | 1u << u.from, mine});
                 }
             }
             compared += static_cast<long>(expected.size());
