@@ -250,17 +250,18 @@ template <typename Visit>
 int for_each_closing_move(const Board& board, Bitboard own, Bitboard empty, bool flies,
                           Bitboard closing, Visit&& visit) {
     int quiet = 0;
-    for (Bitboard from = own; from; from &= from - 1) {
-        const int f = std::countr_zero(from);
-        const Bitboard to_all = reach(board, flies, f) & empty;
-        quiet += std::popcount(to_all & ~closing);
-        for (Bitboard to = to_all & closing; to; to &= to - 1) {
-            const int t = std::countr_zero(to);
+    for (Bitboard from = own; from; from &= from - 1)
+        quiet += std::popcount(reach(board, flies, std::countr_zero(from)) & empty);
+    // Moves to closing points, found from those points (adjacency is
+    // symmetric): they are few, and asking each stone whether it has one
+    // was a branch that went either way and mispredicted.
+    for (Bitboard to = closing & empty; to; to &= to - 1) {
+        const int t = std::countr_zero(to);
+        for (Bitboard from = reach(board, flies, t) & own; from; from &= from - 1) {
+            const int f = std::countr_zero(from);
             const int closed = mills_closed(board, (own & ~(1u << f)) | 1u << t, t);
-            if (closed == 0) {
-                ++quiet;  // the moved stone was one of the mill's two
-                continue;
-            }
+            if (closed == 0) continue;  // the moved stone was one of the mill's two
+            --quiet;
             visit(f, t, closed);
         }
     }
