@@ -26,15 +26,21 @@ inline uint32_t extract_bits(uint32_t value, uint32_t mask) {
 #endif
 }
 
+// Deposit without BMI2, for words of either width (below).
+template <typename Word>
+Word deposit_bits_portably(Word value, Word mask) {
+    Word result = 0;
+    for (Word bit = 1; mask; mask &= mask - 1, bit <<= 1)
+        if (value & bit) result |= mask & -mask;
+    return result;
+}
+
 // The inverse: the low bits of `value` spread to the positions set in `mask`.
 inline uint32_t deposit_bits(uint32_t value, uint32_t mask) {
 #if defined(__BMI2__)
     return _pdep_u32(value, mask);
 #else
-    uint32_t result = 0;
-    for (uint32_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
-        if (value & bit) result |= mask & -mask;
-    return result;
+    return deposit_bits_portably(value, mask);
 #endif
 }
 
@@ -43,10 +49,7 @@ inline uint64_t deposit_bits64(uint64_t value, uint64_t mask) {
 #if defined(__BMI2__)
     return _pdep_u64(value, mask);
 #else
-    uint64_t result = 0;
-    for (uint64_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
-        if (value & bit) result |= mask & -mask;
-    return result;
+    return deposit_bits_portably(value, mask);
 #endif
 }
 
