@@ -257,12 +257,18 @@ int for_each_closing_move(const Board& board, Bitboard own, Bitboard empty, bool
     // was a branch that went either way and mispredicted.
     for (Bitboard to = closing & empty; to; to &= to - 1) {
         const int t = std::countr_zero(to);
-        for (Bitboard from = reach(board, flies, t) & own; from; from &= from - 1) {
+        // A move closes a mill here unless the stone moved is one of the
+        // two it needs, in every mill `own` would close: found first, as
+        // a mask, rather than a branch per move that went either way.
+        Bitboard needed = board.all();
+        for (int m = 0; m < board.mill_count[t]; ++m) {
+            const Bitboard pair = board.mills_through[t][m] & ~(1u << t);
+            needed &= (own & pair) == pair ? pair : board.all();
+        }
+        for (Bitboard from = reach(board, flies, t) & own & ~needed; from; from &= from - 1) {
             const int f = std::countr_zero(from);
-            const int closed = mills_closed(board, (own & ~(1u << f)) | 1u << t, t);
-            if (closed == 0) continue;  // the moved stone was one of the mill's two
             --quiet;
-            visit(f, t, closed);
+            visit(f, t, mills_closed(board, (own & ~(1u << f)) | 1u << t, t));
         }
     }
     return quiet;
