@@ -8,29 +8,17 @@
 #include <random>
 #include <vector>
 
+#include "bench/random_stones.hpp"
 #include "indexing/perfect_hash.hpp"
 
 namespace {
 
 using namespace morris;
-
-constexpr size_t kSamples = 1 << 16;
+using bench::kSamples;
+using bench::random_stones;
 
 const SectorIndex& nine_sector(int mover, int opponent) {
     return sector_index(*find_board("b24"), mover, opponent);
-}
-
-std::vector<Stones> random_stones(int mover, int opponent) {
-    std::mt19937_64 rng(1);
-    std::vector<int> points(24);
-    std::vector<Stones> samples(kSamples);
-    for (auto& s : samples) {
-        for (int i = 0; i < 24; ++i) points[i] = i;
-        std::shuffle(points.begin(), points.end(), rng);
-        for (int i = 0; i < mover; ++i) s.mover |= 1u << points[i];
-        for (int i = 0; i < opponent; ++i) s.opponent |= 1u << points[mover + i];
-    }
-    return samples;
 }
 
 void BM_IndexRandom(benchmark::State& state) {

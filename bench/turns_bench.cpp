@@ -4,33 +4,17 @@
 // may close a mill: the branches there are what costs.
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <bit>
-#include <numeric>
-#include <random>
-#include <vector>
 
+#include "bench/random_stones.hpp"
 #include "game/turns.hpp"
 #include "indexing/perfect_hash.hpp"
 
 namespace {
 
 using namespace morris;
-
-constexpr size_t kSamples = 1 << 16;  // more than a predictor learns
-
-std::vector<Stones> random_stones(int mover, int opponent) {
-    std::mt19937_64 rng(2);
-    std::vector<int> points(24);
-    std::vector<Stones> samples(kSamples);
-    for (auto& s : samples) {
-        std::iota(points.begin(), points.end(), 0);
-        std::shuffle(points.begin(), points.end(), rng);
-        for (int i = 0; i < mover; ++i) s.mover |= 1u << points[i];
-        for (int i = 0; i < opponent; ++i) s.opponent |= 1u << points[mover + i];
-    }
-    return samples;
-}
+using bench::kSamples;
+using bench::random_stones;
 
 // Arg 0: for_each_closing_move (what the solver calls); arg 1: every move
 // asked in turn whether it closes a mill, the plain way.
