@@ -143,6 +143,28 @@ sectors=$(grep -cE '^[0-9]+-[0-9]+-[0-9]+-[0-9]+ ' "$work/stats-log")
     fail "solve --stats: $units stats lines for $sectors sectors"
 "$(dirname "$0")/../scripts/solve-report.sh" "$work/stats-log" >"$work/stats-report"
 grep -qE '^all +[0-9.]+ +[0-9.]+ ' "$work/stats-report" || fail "solve-report.sh sums no stats lines"
+# compare-logs.py splits each unit's time over its sectors, whether a log
+# ends units at stats lines (today's) or at twins (builds before --stats).
+sector_line() { echo "$1 100 positions 50 wins 0 draws 50 losses $2s 0.1 GiB peak 10 bytes"; }
+{
+    sector_line 5-6-0-0 10.00
+    sector_line 6-5-0-0 12.00
+    sector_line 4-4-1-1 3.00
+    sector_line 4-4-1-0 2.00
+} >"$work/old-style-log"
+{
+    sector_line 5-6-0-0 4.00
+    sector_line 6-5-0-0 6.00
+    echo "stats 6-5-0-0 200 positions"
+    sector_line 4-4-1-1 1.00
+    sector_line 4-4-1-0 2.00
+    echo "stats 4-4-1-0 200 positions"
+} >"$work/new-style-log"
+"$(dirname "$0")/../scripts/compare-logs.py" "$work/old-style-log" "$work/new-style-log" \
+    6-5-0-0 4-4-1-1 | tr -s ' ' >"$work/compare-logs" || fail "compare-logs.py failed"
+printf '%s\n' "placement 5.0 2.0 0.400" "moving 12.0 6.0 0.500" "all (4 sectors) 17.0 8.0 0.471" \
+    "6-5-0-0 6.0 3.0 0.500" "4-4-1-1 3.0 1.0 0.333" | cmp -s - <(tail -n +2 "$work/compare-logs") ||
+    fail "compare-logs.py: $(tail -n +2 "$work/compare-logs" | tr '\n' ';')"
 # Siblings are one unit by default and two with --no-sibling-walk: a stats
 # line fewer, the same files. 3-3-1-1 and 3-3-1-0 are siblings.
 "$morris" solve --variant five --db "$work/five-one-walk" --sectors 3-3-1-1,3-3-1-0 --stats \
