@@ -131,6 +131,11 @@ class FirstPass {
             if (!table_ && !lost_) table_ = &solved.table(key_);
             return table_;
         }
+        // Null also where the sector is not loaded: no turn of the unit
+        // reaches it (a sector whose moves close no mill).
+        const SolvedSectors::Table* get_if_loaded(const SolvedSectors& solved) {
+            return lost_ || !solved.holds(key_) ? nullptr : get(solved);
+        }
 
       private:
         SectorKey key_;

@@ -370,7 +370,17 @@ uint64_t FirstPass::settle_placement_group(const Siblings<N>& sectors, uint32_t 
 uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Batch& batch) {
     const bool flies = mover_flies(variant_, sector.key);
     TurnTarget removal(sector.key, /*placed=*/false, /*removed=*/1);
-    return settle_group(Siblings<1>{&sector}, group_of(sector, c), batch,
+    const Group group = group_of(sector, c);
+    // The group's closing moves read its removal blocks at random, each
+    // line several times (nine's 7-7: 64 KiB blocks, a line read about nine
+    // times a group). Streamed in whole at the group's start, in address
+    // order, their first touches overlap rather than stall the walk
+    // (docs/performance.md, "First pass").
+    if (const SolvedSectors::Table* table =
+            group.removal_count ? removal.get_if_loaded(solved_) : nullptr)
+        for (Bitboard r = group.removable; r; r &= r - 1)
+            prefetch_block(*table, group.after_removing[std::countr_zero(r)].rank);
+    return settle_group(Siblings<1>{&sector}, group, batch,
                         [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing,
                             std::array<Summary, 1>& summaries, PositionReads<1>& reads) {
                             Summary& summary = summaries[0];
