@@ -8,39 +8,25 @@ two builds that group sectors into units differently still compare.
     scripts/compare-logs.py OLD_LOG NEW_LOG [SECTOR[+SECTOR]...]
     scripts/compare-logs.py old/solve.log new/solve.log 8-8-0-0 7-8-0-0+8-7-0-0
 """
-import re
+import os
+import subprocess
 import sys
 
-
-def twins(a, b):
-    """Whether sector b is sector a with the sides swapped."""
-    x, y = a.split("-"), b.split("-")
-    return x[0] == y[1] and x[1] == y[0] and x[2] == y[3] and x[3] == y[2]
+REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "solve-report.sh")
 
 
 def sector_seconds(path):
-    """Each sector's share of its unit's seconds. A unit's sector lines all
-    count seconds from the unit's start; a unit ends at its stats line where
-    the log has them, otherwise where the next sector is not the last one's
-    twin."""
-    lines = [line.split() for line in open(path)]
-    has_stats = any(f and f[0] == "stats" for f in lines)
-    seconds, unit, unit_seconds = {}, [], 0.0
-
-    def close():
-        for sector in unit:
-            seconds[sector] = unit_seconds / len(unit)
-        unit.clear()
-
-    for f in lines:
-        if f and f[0] == "stats":
-            close()
-        elif len(f) > 10 and re.fullmatch(r"\d+-\d+-\d+-\d+", f[0]) and f[2] == "positions":
-            if unit and not has_stats and not twins(unit[-1], f[0]):
-                close()
-            unit.append(f[0])
-            unit_seconds = float(f[9].rstrip("s"))
-    close()
+    """Each sector's share of its unit's seconds, the units as
+    scripts/solve-report.sh reads them."""
+    report = subprocess.run([REPORT, "--units", path], capture_output=True, text=True)
+    if report.returncode != 0:
+        sys.exit(f"compare-logs: {report.stderr.strip() or 'solve-report.sh failed'}")
+    seconds = {}
+    for line in report.stdout.splitlines():
+        unit, unit_seconds = line.split()[:2]
+        sectors = unit.split("+")
+        for sector in sectors:
+            seconds[sector] = float(unit_seconds) / len(sectors)
     return seconds
 
 

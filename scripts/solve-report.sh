@@ -7,6 +7,8 @@
 # (solver/stats.hpp): the count travels between hosts, the seconds do not.
 #
 #   scripts/solve-report.sh db-nine/solve.log
+#   scripts/solve-report.sh --units db-nine/solve.log   # a line a unit, in log order:
+#                                                       # its sectors (+), seconds, positions
 #
 # A unit of two sectors (9-8-0-0 with 8-9-0-0, or two sibling placement
 # sectors walked together) logs two lines whose seconds both count from the unit's
@@ -14,17 +16,21 @@
 # where the log has them, and otherwise where the next sector is not the
 # last one's with the sides swapped.
 set -euo pipefail
-log=${1:?usage: scripts/solve-report.sh SOLVE_LOG}
+units_only=0
+[[ ${1:-} == --units ]] && units_only=1 && shift
+log=${1:?usage: scripts/solve-report.sh [--units] SOLVE_LOG}
+[[ -r $log ]] || { echo "solve-report: cannot read $log" >&2; exit 1; }
 has_stats=0
 grep -qE '^stats ' "$log" && has_stats=1
 
-grep -E '^([0-9]+-[0-9]+-[0-9]+-[0-9]+|stats) ' "$log" | awk -v has_stats=$has_stats '
+grep -E '^([0-9]+-[0-9]+-[0-9]+-[0-9]+|stats) ' "$log" | awk -v has_stats=$has_stats -v units_only=$units_only '
 function twin(a, b,   x, y) {  # b is a with the sides swapped
     split(a, x, "-"); split(b, y, "-")
     return x[1] == y[2] && x[2] == y[1] && x[3] == y[4] && x[4] == y[3]
 }
 function close_unit() {
     if (unit == "") return
+    if (units_only) { print unit, unit_seconds, unit_positions; unit = ""; return }
     phase = (unit ~ /-0-0(\+|$)/) ? "moving" : "placement"
     count[phase]++; positions[phase] += unit_positions; seconds[phase] += unit_seconds
     units[++n] = sprintf("%10.1f s %14.0f positions %7.2f M/s  %s", unit_seconds, unit_positions,
@@ -44,6 +50,7 @@ $1 == "stats" { close_unit(); next }
 }
 END {
     close_unit()
+    if (units_only) exit
     printf "%-10s %6s %16s %10s %9s\n", "phase", "units", "positions", "seconds", "M pos/s"
     for (p in count)
         printf "%-10s %6d %16.0f %10.0f %9.2f\n", p, count[p], positions[p], seconds[p],
@@ -56,6 +63,7 @@ END {
     print "slowest units:"
     for (i = 1; i <= n; i++) print units[i] | "sort -rn | head -8"
 }'
+((units_only)) && exit 0
 
 { grep -E '^stats ' "$log" || true; } | awk '
 {

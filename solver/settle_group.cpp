@@ -376,12 +376,11 @@ uint64_t FirstPass::settle_moving_group(const UnitSector& sector, uint32_t c, Ba
     // times a group). Streamed in whole at the group's start, in address
     // order, their first touches overlap rather than stall the walk
     // (docs/performance.md, "First pass").
-    if (const SolvedSectors::Table* table =
-            group.removal_count ? removal.get_if_loaded(solved_) : nullptr)
+    if (const SolvedSectors::Table* table = removal.get_if_loaded(solved_))
         for (Bitboard r = group.removable; r; r &= r - 1)
             prefetch_block(*table, group.after_removing[std::countr_zero(r)].rank);
     return settle_group(Siblings<1>{&sector}, group, batch,
-                        [&](const Group& group, Bitboard mine, Bitboard empty, Bitboard closing,
+                        [&](const Group&, Bitboard mine, Bitboard empty, Bitboard closing,
                             std::array<Summary, 1>& summaries, PositionReads<1>& reads) {
                             Summary& summary = summaries[0];
                             summary.internal = turn_generation::for_each_closing_move(

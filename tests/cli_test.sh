@@ -165,6 +165,9 @@ sector_line() { echo "$1 100 positions 50 wins 0 draws 50 losses $2s 0.1 GiB pea
 printf '%s\n' "placement 5.0 2.0 0.400" "moving 12.0 6.0 0.500" "all (4 sectors) 17.0 8.0 0.471" \
     "6-5-0-0 6.0 3.0 0.500" "4-4-1-1 3.0 1.0 0.333" | cmp -s - <(tail -n +2 "$work/compare-logs") ||
     fail "compare-logs.py: $(tail -n +2 "$work/compare-logs" | tr '\n' ';')"
+! "$(dirname "$0")/../scripts/compare-logs.py" "$work/old-style-log" "$work/no-log" \
+    2>"$work/compare-error" >/dev/null && [ "$(wc -l <"$work/compare-error")" -eq 1 ] ||
+    fail "compare-logs.py on a missing log: $(cat "$work/compare-error")"
 # Siblings are one unit by default and two with --no-sibling-walk: a stats
 # line fewer, the same files. 3-3-1-1 and 3-3-1-0 are siblings.
 "$morris" solve --variant five --db "$work/five-one-walk" --sectors 3-3-1-1,3-3-1-0 --stats \
